@@ -1,0 +1,44 @@
+# Zone compaction: a kernel patch series, the harness that builds and
+# boots it, its guest tests and the seed's benchmark.  Every target is a
+# thin wrapper around one script in scripts/; see README.md.
+
+VARIANTS := vanilla mainline ours debug
+VARIANT ?= ours
+S := scripts
+
+.PHONY: all test run kernel shell tree initramfs series checkpatch clean help
+
+all: help
+
+help:
+	@echo "make test                      build ours, boot it, run the guest suite"
+	@echo "make run                       the benchmark on vanilla, mainline and ours"
+	@echo "make kernel VARIANT=<v>        build build/<v>/bzImage ($(VARIANTS))"
+	@echo "make shell VARIANT=<v>         interactive busybox shell in QEMU"
+	@echo "make tree | initramfs | checkpatch | clean"
+
+tree:
+	@$(S)/tree.sh
+
+kernel:
+	@$(S)/build.sh $(VARIANT)
+
+initramfs:
+	@$(S)/initramfs.sh
+
+test:
+	@$(S)/test.sh
+
+run:
+	@$(S)/bench.sh
+
+shell:
+	@$(S)/build.sh $(VARIANT)
+	@$(S)/initramfs.sh
+	@$(S)/boot.sh $(VARIANT) shell
+
+checkpatch:
+	@$(S)/checkpatch.sh
+
+clean:
+	rm -rf build results

@@ -1,0 +1,80 @@
+#!/bin/sh
+# Stage 6: boot one variant in QEMU (TCG) and run a guest suite.
+# usage: boot.sh VARIANT SUITE
+# env: MEM (1G), SMP (2), NODES (2), TIMEOUT (seconds, 900), DISK (image,
+#      default: a fresh 256 MiB one), APPEND (extra kernel parameters),
+#      LOG (serial log, default build/logs/VARIANT-SUITE.log)
+# The serial console goes to stdout and to LOG.  Exit status: QEMU's, or
+# 124 when the guest ran into TIMEOUT and was killed.
+set -eu
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h|--help|"") sed -n '2,9p' "$0"; exit 0 ;; esac
+V=$1
+SUITE=${2:-test}
+MEM=${MEM:-1G}
+SMP=${SMP:-2}
+NODES=${NODES:-2}
+TIMEOUT=${TIMEOUT:-900}
+valid_variant "$V" || { echo "unknown VARIANT '$V' (valid: $VARIANTS)" >&2; exit 2; }
+
+case "$MEM" in
+*G) mem_mb=$(( ${MEM%G} * 1024 )) ;;
+*M) mem_mb=${MEM%M} ;;
+*) die "MEM '$MEM' must look like 512M or 4G" ;;
+esac
+case "$mem_mb$SMP$NODES" in *[!0-9]*) die "MEM/SMP/NODES must be numbers" ;; esac
+[ "$NODES" -ge 1 ] && [ "$NODES" -le 8 ] || die "NODES must be 1..8"
+[ $(( mem_mb % NODES )) -eq 0 ] || die "MEM ($mem_mb MiB) does not split evenly over $NODES nodes"
+
+KERNEL=$TOP/build/$V/bzImage
+[ -f "$KERNEL" ] || die "no $KERNEL: run 'make kernel VARIANT=$V'"
+[ -f "$TOP/build/initramfs.cpio.gz" ] || "$TOP/scripts/initramfs.sh"
+mkdir -p "$TOP/build/logs"
+LOG=${LOG:-$TOP/build/logs/$V-$SUITE.log}
+if [ -z "${DISK:-}" ]; then
+	DISK=$TOP/build/disk-$V-$SUITE.img
+	"$TOP/scripts/disk.sh" "$DISK" 256
+fi
+
+# Node n gets the memory backend m<n> and CPUs n, n+NODES, ...
+numa=""
+n=0
+while [ $n -lt "$NODES" ]; do
+	numa="$numa -object memory-backend-ram,id=m$n,size=$(( mem_mb / NODES ))M"
+	numa="$numa -numa node,nodeid=$n,memdev=m$n"
+	c=$n
+	while [ $c -lt "$SMP" ]; do
+		numa="$numa,cpus=$c"
+		c=$((c + NODES))
+	done
+	n=$((n + 1))
+done
+
+extra=""
+[ "$V" = debug ] && extra="debug_pagealloc=on"
+append="console=ttyS0 panic=-1 loglevel=4 zc_suite=$SUITE ZC_NODES=$NODES $extra ${APPEND:-}"
+
+qemu() {
+	qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
+		-m "${mem_mb}M" -smp "$SMP" $numa \
+		-kernel "$KERNEL" -initrd "$TOP/build/initramfs.cpio.gz" -append "$append" \
+		-drive "file=$DISK,format=raw,if=virtio,cache=unsafe" \
+		${QEMU_EXTRA:-} -no-reboot "$@"
+}
+if [ "$SUITE" = shell ]; then
+	qemu -nographic
+	exit 0
+fi
+
+say "boot: $V, suite $SUITE, $MEM, $SMP cpus, $NODES nodes, timeout ${TIMEOUT}s, log $LOG"
+t0=$(date +%s)
+rcfile=$(mktemp)
+{
+	timeout -k 5 "$TIMEOUT" qemu -display none -monitor none -serial stdio </dev/null 2>&1
+	echo $? > "$rcfile"
+} | tee "$LOG"
+rc=$(cat "$rcfile")
+rm -f "$rcfile"
+[ "$rc" = 124 ] && say "boot: $V/$SUITE TIMED OUT after ${TIMEOUT}s"
+say "boot: $V/$SUITE ended after $(( $(date +%s) - t0 ))s (status $rc)"
+exit "$rc"

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Stage 4: build one variant's bzImage into build/<variant>/.
+# Runs tree.sh and config.sh first; uses ccache when present.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $0 VARIANT    (VARIANT: $VARIANTS)"
+	echo "Builds build/VARIANT/bzImage (O=\$KSRC_CACHE/build-VARIANT)."
+}
+case "${1:-}" in -h|--help) usage; exit 0 ;; esac
+V=${1:-}
+valid_variant "$V" || { usage >&2; echo "unknown VARIANT '$V'" >&2; exit 2; }
+
+"$TOP/scripts/tree.sh"
+"$TOP/scripts/config.sh" "$V"
+
+OUT=$KSRC_CACHE/build-$V
+DEST=$TOP/build/$V
+mkdir -p "$DEST" "$TOP/build/logs"
+LOG=$TOP/build/logs/build-$V.log
+CC=gcc
+command -v ccache >/dev/null && CC="ccache gcc"
+JOBS=$(( $(nproc) + 1 ))
+
+say "$V: building bzImage (-j$JOBS, CC='$CC', log $LOG)"
+t0=$(date +%s)
+make -C "$TREE" O="$OUT" CC="$CC" -j"$JOBS" bzImage >"$LOG" 2>&1 &
+pid=$!
+while kill -0 $pid 2>/dev/null; do
+	sleep 20
+	kill -0 $pid 2>/dev/null || break
+	say "$V: building... $(( $(date +%s) - t0 ))s, $(grep -c '^  CC' "$LOG" || true) files compiled"
+done
+if ! wait $pid; then
+	grep -m5 -E 'error|Error' "$LOG" >&2 || tail -20 "$LOG" >&2
+	die "$V: build failed after $(( $(date +%s) - t0 ))s, see $LOG"
+fi
+cp "$OUT/arch/x86/boot/bzImage" "$OUT/.config" "$DEST/"
+{
+	echo "variant=$V"
+	echo "linux-source-6.1=$(pkg_version)"
+	echo "series=$(git -C "$TREE" rev-parse --short HEAD) ($(git -C "$TREE" log --oneline base..HEAD | wc -l) patches)"
+	echo "built=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} > "$DEST/version"
+say "$V: build/$V/bzImage ready in $(( $(date +%s) - t0 ))s ($(pkg_version))"

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Stage 3: the kernel configuration of one variant.
+# tinyconfig + configs/base.config + configs/<variant>.config, then
+# olddefconfig; fails naming any requested option olddefconfig dropped
+# (merge_config.sh only warns).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+usage() {
+	echo "usage: $0 VARIANT    (VARIANT: $VARIANTS)"
+	echo "Writes \$KSRC_CACHE/build-VARIANT/.config and checks it."
+}
+case "${1:-}" in -h|--help) usage; exit 0 ;; esac
+V=${1:-}
+valid_variant "$V" || { usage >&2; echo "unknown VARIANT '$V'" >&2; exit 2; }
+
+OUT=$KSRC_CACHE/build-$V
+mkdir -p "$OUT"
+FRAGS="$TOP/configs/base.config $TOP/configs/$V.config"
+
+cd "$TREE"
+make -s O="$OUT" tinyconfig >/dev/null
+./scripts/kconfig/merge_config.sh -m -O "$OUT" "$OUT/.config" $FRAGS >"$OUT/merge.log" 2>&1 ||
+	{ cat "$OUT/merge.log" >&2; die "merge_config.sh failed"; }
+make -s O="$OUT" olddefconfig >/dev/null
+
+# Every line of the fragments must hold in the final .config.
+bad=0
+for f in $FRAGS; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			opt=${line%%=*}
+			grep -qxF "$line" "$OUT/.config" || {
+				got=$(grep "^$opt=" "$OUT/.config" || echo "not set")
+				say "$V: $opt requested as '${line#*=}' but is '${got#*=}' ($(basename "$f"))"
+				bad=1
+			} ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			if grep -q "^$opt=[ym]" "$OUT/.config"; then
+				say "$V: $opt requested off but is on ($(basename "$f"))"
+				bad=1
+			fi ;;
+		esac
+	done < "$f"
+done
+[ $bad -eq 0 ] || die "$V: requested options were dropped from .config"
+say "$V: .config ok ($(grep -c '=y' "$OUT/.config") options built in)"

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Host-side checks, printed as KTAP like a guest suite so report.sh counts
+# them: each variant's .config has the compactor it claims to have.
+# usage: host-checks.sh    (writes KTAP to stdout)
+set -eu
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h|--help) sed -n '2,4p' "$0"; exit 0 ;; esac
+
+# The built kernel's config for ours; configs only (no build) for the rest.
+cfg() {
+	if [ -f "$TOP/build/$1/.config" ] && [ "$1" = ours ]; then
+		echo "$TOP/build/$1/.config"
+	else
+		"$TOP/scripts/config.sh" "$1" >/dev/null 2>&1 || true
+		echo "$KSRC_CACHE/build-$1/.config"
+	fi
+}
+has() { grep -qx "CONFIG_$2=y" "$1"; }
+
+n=0
+check() {
+	n=$((n + 1))
+	if eval "$2"; then echo "    ok $n $1"; else echo "    not ok $n $1"; fi
+}
+
+ours=$(cfg ours)
+mainline=$(cfg mainline)
+vanilla=$(cfg vanilla)
+echo "TAP version 13"
+echo "1..1"
+echo "# zc-run: host-config"
+echo "    1..3"
+check "config_ours: ZONE_COMPACTION=y MIGRATION=y, no COMPACTION" \
+	'has $ours ZONE_COMPACTION && has $ours MIGRATION && ! has $ours COMPACTION'
+check "config_mainline: COMPACTION=y, no ZONE_COMPACTION" \
+	'has $mainline COMPACTION && ! has $mainline ZONE_COMPACTION'
+check "config_vanilla: neither COMPACTION nor ZONE_COMPACTION" \
+	'! has $vanilla COMPACTION && ! has $vanilla ZONE_COMPACTION'
+echo "ok 1 host-config"
+echo "# zc-done"

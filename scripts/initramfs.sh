@@ -1,0 +1,32 @@
+#!/bin/sh
+# Stage 5: the guest initramfs, build/initramfs.cpio.gz: busybox-static,
+# guest/init, and every guest/*.c built statically against the tree's
+# tools/testing/selftests/kselftest.h, plus the suite lists guest/*.list.
+set -eu
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h|--help) echo "usage: $0"; exit 0 ;; esac
+
+BUSYBOX=/bin/busybox
+[ -x "$BUSYBOX" ] && "$BUSYBOX" --list | grep -qx timeout ||
+	die "busybox-static is missing (apt-get install busybox-static)"
+[ -f "$TREE/tools/testing/selftests/kselftest.h" ] || "$TOP/scripts/tree.sh"
+
+ROOT=$TOP/build/initramfs
+rm -rf "$ROOT"
+mkdir -p "$ROOT/bin" "$ROOT/tests" "$ROOT/proc" "$ROOT/sys" "$ROOT/dev" "$ROOT/mnt"
+cp "$BUSYBOX" "$ROOT/bin/busybox"
+cp "$TOP/guest/init" "$ROOT/init"
+chmod 755 "$ROOT/init"
+cp "$TOP"/guest/*.list "$ROOT/tests/"
+
+CFLAGS="-static -O2 -Wall -Wextra -Wno-unused-parameter -I$TOP/guest -I$TREE/tools/testing/selftests"
+for src in "$TOP"/guest/*.c; do
+	name=$(basename "$src" .c)
+	gcc $CFLAGS -o "$ROOT/tests/$name" "$src" -lpthread ||
+		die "guest program $name does not build"
+done
+for extra in ${ZC_EXTRA_TESTS:-}; do
+	cp "$extra" "$ROOT/tests/"
+done
+(cd "$ROOT" && find . | cpio -o -H newc --quiet) | gzip -1 > "$TOP/build/initramfs.cpio.gz"
+say "initramfs: $(ls "$ROOT/tests" | grep -vc '\.list$') guest programs, $(du -k "$TOP/build/initramfs.cpio.gz" | cut -f1) kB"

@@ -1,0 +1,21 @@
+# Shared settings for the host scripts: sourced, never run.
+# KSRC_CACHE holds the kernel tree and the O= build dirs, outside the repo.
+KSRC_CACHE=${KSRC_CACHE:-$HOME/.cache/zone-compaction}
+TREE=$KSRC_CACHE/linux
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+VARIANTS="vanilla mainline ours debug"
+
+say() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# Debian package version of the source the tree came from, e.g. 6.1.192-3.
+pkg_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
+}
+
+valid_variant() {
+	case " $VARIANTS " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}

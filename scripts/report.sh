@@ -1,0 +1,71 @@
+#!/bin/sh
+# Stage 7: the report.  Parses the KTAP of each serial log given and ends
+# with "N passed, N failed, N skipped".  A result that is missing because
+# the guest died, timed out or a test never finished is a failure, never a
+# skip; so is a kernel splat anywhere in a log.  Exit 1 on any failure.
+# usage: report.sh LOG...
+set -eu
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h|--help|"") sed -n '2,6p' "$0"; exit 0 ;; esac
+
+SPLATS='BUG:|WARNING:|Oops|general protection|KASAN|possible circular locking|inconsistent lock state|sleeping function called from invalid context|list_add corruption|Bad page state|page dumped because|Kernel panic'
+
+for log in "$@"; do
+	[ -f "$log" ] || { echo "FAIL $log: no such log"; echo "#counts 0 1 0"; continue; }
+	tr -d '\r' < "$log" | awk -v log="$log" -v splats="$SPLATS" '
+	function leaf(line, name) {
+		name = line
+		sub(/^ *(not )?ok [0-9]+ */, "", name)
+		if (line ~ /# SKIP/) { skip++; print "SKIP " prog ": " name }
+		else if (line ~ /^ *not ok/) { fail++; pfail++; print "FAIL " prog ": " name }
+		else { pass++ }
+		nleaf++
+	}
+	/^TAP version/ { tap = 1; next }
+	/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
+	/^# zc-run: / { prog = substr($0, 11); nleaf = 0; subplan = 0; pfail = 0; inprog = 1; next }
+	/^    1\.\.[0-9]+/ { if (inprog) subplan = substr($1, 4) + 0; next }
+	/^    (not )?ok [0-9]+/ { if (inprog) leaf($0); next }
+	/^(not )?ok [0-9]+ / {
+		if (!inprog) next
+		if (subplan > nleaf) {
+			fail += subplan - nleaf
+			print "FAIL " prog ": " subplan - nleaf " results missing (plan " subplan ")"
+		}
+		if ($0 ~ /^not ok/ && pfail == 0 && subplan <= nleaf) {
+			fail++; print "FAIL " prog ": " $0
+		}
+		if (nleaf == 0 && subplan == 0 && $0 !~ /^not ok/ && $0 !~ /# SKIP/) pass++
+		done++; inprog = 0; next
+	}
+	/^# zc-done/ { finished = 1; next }
+	$0 ~ splats && !splatted {
+		splatted = 1; fail++
+		print "FAIL splat in " log " during " (inprog ? prog : "boot") ": " $0
+	}
+	END {
+		if (!tap) { fail++; print "FAIL " log ": guest printed no KTAP (boot failed?)" }
+		else {
+			if (inprog) {
+				fail++
+				print "FAIL " prog ": did not finish (guest died or timed out), see " log
+			}
+			if (plan > done + inprog) {
+				fail += plan - done - inprog
+				print "FAIL " log ": " plan - done - inprog " test programs never ran"
+			}
+			if (!finished && !inprog && plan <= done) {
+				fail++; print "FAIL " log ": guest did not reach the end of the suite"
+			}
+		}
+		print "#counts " pass + 0 " " fail + 0 " " skip + 0
+	}'
+done | awk '
+	/^#counts / { p += $2; f += $3; s += $4; next }
+	{ print }
+	END {
+		line = p " passed, " f " failed"
+		if (s) line = line ", " s " skipped"
+		print line
+		exit f > 0
+	}'
