@@ -8,12 +8,14 @@
 #define ZC_H
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest.h"
@@ -98,7 +100,7 @@ static inline int zc_parse_buddyinfo(const char *text, struct zc_buddy *b)
 {
 	const char *p = text;
 
-	b->nr = 0;
+	memset(b, 0, sizeof(*b));
 	while (*p) {
 		struct zc_zone *z = &b->z[b->nr];
 		int off, o;
@@ -195,6 +197,245 @@ static inline long zc_set_hugepages(long nr)
 	if (zc_write_long("/proc/sys/vm/nr_hugepages", nr))
 		return -1;
 	return zc_read_long("/proc/sys/vm/nr_hugepages");
+}
+
+
+/*
+ * Fill memory with anonymous pages until MemFree drops to @margin_kb,
+ * then free every second page: the freed frames sit between frames still
+ * in use, so free memory is left in order-0 blocks. Returns the mapping
+ * (its length in *len), or NULL. Uses MADV_DONTNEED, one call per hole.
+ */
+static inline char *zc_fragment_anon(long margin_kb, size_t *len)
+{
+	size_t chunk = 16UL << 20, total = 0, max;
+	char *map;
+	size_t i;
+
+	max = (size_t)zc_meminfo("MemTotal") * 1024;
+	map = mmap(NULL, max, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	while (total + chunk <= max && zc_meminfo("MemFree") > margin_kb) {
+		long left = zc_meminfo("MemFree") - margin_kb;
+		size_t step = chunk;
+
+		if ((size_t)left * 1024 < step)
+			step = (size_t)left * 1024 & ~(ZC_PAGE - 1);
+		for (i = 0; i < step; i += ZC_PAGE)
+			map[total + i] = 1;
+		total += step;
+		if (step < chunk)
+			break;
+	}
+	for (i = 0; i < total; i += 2 * ZC_PAGE)
+		madvise(map + i, ZC_PAGE, MADV_DONTNEED);
+	*len = max;
+	return map;
+}
+
+/* Index of the zone with the most present pages, from /proc/zoneinfo */
+static inline int zc_biggest_zone(const struct zc_buddy *b)
+{
+	static char zi[65536];
+	unsigned long best = 0;
+	int i, best_i = 0;
+
+	if (zc_read_file("/proc/zoneinfo", zi, sizeof(zi)) <= 0)
+		return 0;
+	for (i = 0; i < b->nr; i++) {
+		char key[64], *p;
+		unsigned long present;
+
+		snprintf(key, sizeof(key), "Node %d, zone %8s", b->z[i].node, b->z[i].name);
+		p = strstr(zi, key);
+		p = p ? strstr(p, "present") : NULL;
+		if (p && sscanf(p, "present %lu", &present) == 1 && present > best) {
+			best = present;
+			best_i = i;
+		}
+	}
+	return best_i;
+}
+
+
+/* A field of /sys/devices/system/node/nodeN/meminfo, in kB, -1 if absent */
+static inline long zc_node_meminfo(int node, const char *name)
+{
+	char path[64], key[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
+	if (zc_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	snprintf(key, sizeof(key), "Node %d %s:", node, name);
+	p = strstr(buf, key);
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+/* Run on the first CPU of @node, so that allocations are local to it */
+static inline int zc_bind_node(int node)
+{
+	char path[64], buf[64];
+	cpu_set_t set;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", node);
+	if (zc_read_file(path, buf, sizeof(buf)) <= 0 || buf[0] < '0' || buf[0] > '9')
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(atoi(buf), &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Write @mb MiB to @path, sync it and drop it from the page cache */
+static inline int zc_make_file(const char *path, long mb)
+{
+	static char block[1 << 20];
+	long i;
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < mb; i++) {
+		memset(block, (int)i, sizeof(block));
+		if (write(fd, block, sizeof(block)) != sizeof(block)) {
+			close(fd);
+			return -1;
+		}
+	}
+	fsync(fd);
+	close(fd);
+	sync();
+	return zc_write_file("/proc/sys/vm/drop_caches", "3");
+}
+
+struct zc_frag {
+	char *keep;		/* anonymous pages that stay */
+	size_t len;		/* length of each mapping */
+	int fd;			/* file whose clean page cache stays */
+	size_t file_pages;	/* file pages read */
+	size_t anon_pages;	/* anonymous pages kept */
+};
+
+/*
+ * Fill node @node, from a CPU of its own, with interleaved frames of
+ * anonymous memory, clean page cache of @file (read one page at a time,
+ * no readahead) and anonymous memory that is then unmapped, until the
+ * node's MemFree is down to @margin_kb. Every second frame ends up free,
+ * between frames of movable memory. Undo with zc_unfragment().
+ */
+static inline int zc_fragment_node(int node, const char *file, long margin_kb,
+				   struct zc_frag *f)
+{
+	char buf[ZC_PAGE];
+	char *hole;
+	size_t n, max;
+	off_t fsize;
+
+	memset(f, 0, sizeof(*f));
+	if (zc_bind_node(node))
+		return -1;
+	f->fd = open(file, O_RDONLY);
+	if (f->fd < 0)
+		return -1;
+	fsize = lseek(f->fd, 0, SEEK_END);
+	posix_fadvise(f->fd, 0, 0, POSIX_FADV_RANDOM);
+	f->len = (size_t)zc_node_meminfo(node, "MemTotal") * 1024;
+	max = f->len / ZC_PAGE;
+	f->keep = mmap(NULL, f->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	hole = mmap(NULL, f->len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (f->keep == MAP_FAILED || hole == MAP_FAILED)
+		return -1;
+	for (n = 0; n < max; n++) {
+		if (!(n % 256) && zc_node_meminfo(node, "MemFree") < margin_kb)
+			break;
+		hole[n * ZC_PAGE] = 1;
+		if ((off_t)((f->file_pages + 1) * ZC_PAGE) <= fsize && (n & 1)) {
+			if (pread(f->fd, buf, ZC_PAGE, f->file_pages * ZC_PAGE) == ZC_PAGE)
+				f->file_pages++;
+		} else {
+			f->keep[f->anon_pages++ * ZC_PAGE] = 1;
+		}
+	}
+	/* hole[] held every other frame: unmapping it leaves the holes */
+	munmap(hole, f->len);
+	return 0;
+}
+
+static inline void zc_unfragment(struct zc_frag *f)
+{
+	if (f->keep && f->keep != MAP_FAILED)
+		munmap(f->keep, f->len);
+	if (f->fd > 0) {
+		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(f->fd);
+	}
+	memset(f, 0, sizeof(*f));
+}
+
+
+/* Sum of "spanned" (or another zoneinfo field) over the zones of @node */
+static inline unsigned long zc_node_zoneinfo(int node, const char *field)
+{
+	static char zi[65536];
+	char key[32], fkey[48];
+	unsigned long sum = 0, v;
+	char *p = zi;
+
+	if (zc_read_file("/proc/zoneinfo", zi, sizeof(zi)) <= 0)
+		return 0;
+	snprintf(key, sizeof(key), "Node %d, zone", node);
+	snprintf(fkey, sizeof(fkey), "\n        %s ", field);
+	while ((p = strstr(p, key))) {
+		char *next = strstr(p + 1, "Node "), *f = strstr(p, fkey);
+
+		if (f && (!next || f < next) &&
+		    sscanf(f + strlen(fkey), "%lu", &v) == 1)
+			sum += v;
+		p += strlen(key);
+	}
+	return sum;
+}
+
+/* Ask node @node for @nr huge pages; returns what it has afterwards */
+static inline long zc_node_hugepages(int node, long nr)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+		 node);
+	if (zc_write_long(path, nr))
+		return -1;
+	return zc_read_long(path);
+}
+
+static inline double zc_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline void zc_print_buddy_node(const char *what, int node)
+{
+	struct zc_buddy b;
+	char line[256];
+	int i, o, n;
+
+	if (zc_read_buddyinfo(&b) <= 0)
+		return;
+	for (i = 0; i < b.nr; i++) {
+		if (b.z[i].node != node)
+			continue;
+		n = snprintf(line, sizeof(line), "%s node %d %s:", what, node, b.z[i].name);
+		for (o = 0; o < ZC_MAX_ORDER; o++)
+			n += snprintf(line + n, sizeof(line) - n, " %lu", b.z[i].nr_free[o]);
+		ksft_print_msg("%s\n", line);
+	}
 }
 
 #endif /* ZC_H */

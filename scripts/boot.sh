@@ -2,7 +2,7 @@
 # Stage 6: boot one variant in QEMU (TCG) and run a guest suite.
 # usage: boot.sh VARIANT SUITE
 # env: MEM (1G), SMP (2), NODES (2), TIMEOUT (seconds, 900), DISK (image,
-#      default: a fresh 256 MiB one), APPEND (extra kernel parameters),
+#      default: a fresh 512 MiB one), APPEND (extra kernel parameters),
 #      LOG (serial log, default build/logs/VARIANT-SUITE.log)
 # The serial console goes to stdout and to LOG.  Exit status: QEMU's, or
 # 124 when the guest ran into TIMEOUT and was killed.
@@ -33,7 +33,7 @@ mkdir -p "$TOP/build/logs"
 LOG=${LOG:-$TOP/build/logs/$V-$SUITE.log}
 if [ -z "${DISK:-}" ]; then
 	DISK=$TOP/build/disk-$V-$SUITE.img
-	"$TOP/scripts/disk.sh" "$DISK" 256
+	"$TOP/scripts/disk.sh" "$DISK" 512
 fi
 
 # Node n gets the memory backend m<n> and CPUs n, n+NODES, ...
@@ -54,23 +54,20 @@ extra=""
 [ "$V" = debug ] && extra="debug_pagealloc=on"
 append="console=ttyS0 panic=-1 loglevel=4 zc_suite=$SUITE ZC_NODES=$NODES $extra ${APPEND:-}"
 
-qemu() {
-	qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
-		-m "${mem_mb}M" -smp "$SMP" $numa \
-		-kernel "$KERNEL" -initrd "$TOP/build/initramfs.cpio.gz" -append "$append" \
-		-drive "file=$DISK,format=raw,if=virtio,cache=unsafe" \
-		${QEMU_EXTRA:-} -no-reboot "$@"
-}
+set -- qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
+	-m "${mem_mb}M" -smp "$SMP" $numa \
+	-kernel "$KERNEL" -initrd "$TOP/build/initramfs.cpio.gz" -append "$append" \
+	-drive "file=$DISK,format=raw,if=virtio,cache=unsafe" \
+	${QEMU_EXTRA:-} -no-reboot
 if [ "$SUITE" = shell ]; then
-	qemu -nographic
-	exit 0
+	exec "$@" -nographic
 fi
 
 say "boot: $V, suite $SUITE, $MEM, $SMP cpus, $NODES nodes, timeout ${TIMEOUT}s, log $LOG"
 t0=$(date +%s)
 rcfile=$(mktemp)
 {
-	timeout -k 5 "$TIMEOUT" qemu -display none -monitor none -serial stdio </dev/null 2>&1
+	timeout -k 5 "$TIMEOUT" "$@" -display none -monitor none -serial stdio </dev/null 2>&1
 	echo $? > "$rcfile"
 } | tee "$LOG"
 rc=$(cat "$rcfile")

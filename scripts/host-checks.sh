@@ -1,6 +1,7 @@
 #!/bin/sh
 # Host-side checks, printed as KTAP like a guest suite so report.sh counts
-# them: each variant's .config has the compactor it claims to have.
+# them: each variant's .config has the compactor it claims to have, and
+# every patch of the series is checkpatch clean.
 # usage: host-checks.sh    (writes KTAP to stdout)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -27,7 +28,7 @@ ours=$(cfg ours)
 mainline=$(cfg mainline)
 vanilla=$(cfg vanilla)
 echo "TAP version 13"
-echo "1..1"
+echo "1..2"
 echo "# zc-run: host-config"
 echo "    1..3"
 check "config_ours: ZONE_COMPACTION=y MIGRATION=y, no COMPACTION" \
@@ -37,4 +38,14 @@ check "config_mainline: COMPACTION=y, no ZONE_COMPACTION" \
 check "config_vanilla: neither COMPACTION nor ZONE_COMPACTION" \
 	'! has $vanilla COMPACTION && ! has $vanilla ZONE_COMPACTION'
 echo "ok 1 host-config"
+
+# Every patch of the series is checkpatch clean.
+echo "# zc-run: checkpatch"
+np=$(ls "$TOP"/patches/0*.patch | grep -vc '/0000-cover-letter.patch$')
+echo "    1..$np"
+if "$TOP/scripts/checkpatch.sh"; then
+	echo "ok 2 checkpatch"
+else
+	echo "not ok 2 checkpatch"
+fi
 echo "# zc-done"

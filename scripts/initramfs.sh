@@ -19,7 +19,7 @@ cp "$TOP/guest/init" "$ROOT/init"
 chmod 755 "$ROOT/init"
 cp "$TOP"/guest/*.list "$ROOT/tests/"
 
-CFLAGS="-static -O2 -Wall -Wextra -Wno-unused-parameter -I$TOP/guest -I$TREE/tools/testing/selftests"
+CFLAGS="-static -O2 -D_GNU_SOURCE -Werror -Wall -Wextra -Wno-unused-parameter -I$TOP/guest -I$TREE/tools/testing/selftests"
 for src in "$TOP"/guest/*.c; do
 	name=$(basename "$src" .c)
 	gcc $CFLAGS -o "$ROOT/tests/$name" "$src" -lpthread ||

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * No data lost: fill anonymous, shared (shmem) and file-backed memory
+ * with a pattern that encodes where each word lives, with free frames
+ * between them so that compaction has to move them, run compact_node on
+ * every node 20 times in all, and check every word.
+ */
+#include "zc.h"
+
+#define RUNS		20
+#define MARGIN_KB	(24 * 1024)
+
+enum { R_ANON, R_SHMEM, R_FILE, NR_REGIONS };
+static const char * const region_name[] = { "anon", "shmem", "file" };
+
+static inline unsigned long pattern(int r, size_t page, size_t word)
+{
+	return ((unsigned long)r << 56) ^ (page * 0x9E3779B97F4A7C15UL) ^ word;
+}
+
+static void fill_page(char *p, int r, size_t page)
+{
+	unsigned long *w = (unsigned long *)p;
+	size_t i;
+
+	for (i = 0; i < ZC_PAGE / sizeof(*w); i++)
+		w[i] = pattern(r, page, i);
+}
+
+static size_t check_region(char *base, int r, size_t pages)
+{
+	size_t bad = 0, p, i;
+
+	for (p = 0; p < pages; p++) {
+		unsigned long *w = (unsigned long *)(base + p * ZC_PAGE);
+
+		for (i = 0; i < ZC_PAGE / sizeof(*w); i++)
+			bad += w[i] != pattern(r, p, i);
+	}
+	return bad;
+}
+
+int main(void)
+{
+	const char *nodes_env = getenv("ZC_NODES");
+	int nodes = nodes_env ? atoi(nodes_env) : 2;
+	size_t max, n, pages[NR_REGIONS] = { 0 }, bad = 0, bytes;
+	char *region[NR_REGIONS], *hole;
+	long total_kb = zc_meminfo("MemTotal"), moved;
+	int fd, r, i, runs_ok = 0;
+	double t;
+
+	ksft_print_header();
+	ksft_set_plan(3);
+
+	max = (size_t)total_kb * 1024 / ZC_PAGE;
+	fd = open("/mnt/zc-data", O_CREAT | O_TRUNC | O_RDWR, 0644);
+	if (fd < 0 || ftruncate(fd, max / 3 * ZC_PAGE))
+		ksft_exit_fail_msg("cannot create /mnt/zc-data\n");
+	region[R_ANON] = mmap(NULL, max * ZC_PAGE, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	region[R_SHMEM] = mmap(NULL, max * ZC_PAGE, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	region[R_FILE] = mmap(NULL, max / 3 * ZC_PAGE, PROT_READ | PROT_WRITE,
+			      MAP_SHARED, fd, 0);
+	hole = mmap(NULL, max * ZC_PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (region[R_ANON] == MAP_FAILED || region[R_SHMEM] == MAP_FAILED ||
+	    region[R_FILE] == MAP_FAILED || hole == MAP_FAILED)
+		ksft_exit_fail_msg("mmap failed\n");
+
+	/* anon, shmem, file, hole, ... until the guest is nearly full */
+	for (n = 0; n < max; n++) {
+		r = n % 4;
+		if (!(n % 1024) && zc_meminfo("MemFree") < MARGIN_KB)
+			break;
+		if (r == 3) {
+			hole[n / 4 * ZC_PAGE] = 1;
+			continue;
+		}
+		if (r == R_FILE && pages[r] >= max / 3)
+			r = R_ANON;
+		fill_page(region[r] + pages[r] * ZC_PAGE, r, pages[r]);
+		pages[r]++;
+	}
+	munmap(hole, max * ZC_PAGE);
+	bytes = (pages[R_ANON] + pages[R_SHMEM] + pages[R_FILE]) * ZC_PAGE;
+	ksft_print_msg("filled %zu anon, %zu shmem, %zu file pages: %zu MiB of %ld MiB\n",
+		       pages[R_ANON], pages[R_SHMEM], pages[R_FILE], bytes >> 20,
+		       total_kb >> 10);
+
+	moved = zc_vmstat("compact_pages_moved");
+	t = zc_now();
+	for (i = 0; i < RUNS; i++) {
+		char id[8];
+
+		snprintf(id, sizeof(id), "%d", i % nodes);
+		runs_ok += !zc_write_file("/proc/sys/vm/compact_node", id);
+	}
+	t = zc_now() - t;
+	moved = zc_vmstat("compact_pages_moved") - moved;
+
+	for (r = 0; r < NR_REGIONS; r++) {
+		size_t b = check_region(region[r], r, pages[r]);
+
+		if (b)
+			ksft_print_msg("%s: %zu words differ\n", region_name[r], b);
+		bad += b;
+	}
+
+	/* At least half of RAM must be under test, or the test proves little */
+	if (bytes >= (size_t)total_kb * 1024 / 2)
+		ksft_test_result_pass("integrity_coverage: %zu MiB checked (>= 50%% of RAM)\n",
+				      bytes >> 20);
+	else
+		ksft_test_result_fail("integrity_coverage: only %zu MiB of %ld MiB filled\n",
+				      bytes >> 20, total_kb >> 10);
+	if (runs_ok == RUNS && moved > 0)
+		ksft_test_result_pass("integrity_compactions: %d compact_node runs in %.1fs moved %ld pages\n",
+				      runs_ok, t, moved);
+	else
+		ksft_test_result_fail("integrity_compactions: %d of %d runs succeeded, %ld pages moved\n",
+				      runs_ok, RUNS, moved);
+	if (!bad)
+		ksft_test_result_pass("integrity_data: 0 of %zu words differ\n", bytes / 8);
+	else
+		ksft_test_result_fail("integrity_data: %zu of %zu words differ\n", bad, bytes / 8);
+
+	for (r = 0; r < NR_REGIONS; r++)
+		munmap(region[r], r == R_FILE ? max / 3 * ZC_PAGE : max * ZC_PAGE);
+	close(fd);
+	unlink("/mnt/zc-data");
+	ksft_finished();
+}
