@@ -12,7 +12,7 @@ SPLATS='BUG:|WARNING:|Oops|general protection|KASAN|possible circular locking|in
 
 for log in "$@"; do
 	[ -f "$log" ] || { echo "FAIL $log: no such log"; echo "#counts 0 1 0"; continue; }
-	tr -d '\r' < "$log" | awk -v log="$log" -v splats="$SPLATS" '
+	tr -d '\r' < "$log" | awk -v logf="$log" -v splats="$SPLATS" '
 	function leaf(line, name) {
 		name = line
 		sub(/^ *(not )?ok [0-9]+ */, "", name)
@@ -41,30 +41,31 @@ for log in "$@"; do
 	/^# zc-done/ { finished = 1; next }
 	$0 ~ splats && !splatted {
 		splatted = 1; fail++
-		print "FAIL splat in " log " during " (inprog ? prog : "boot") ": " $0
+		print "FAIL splat in " logf " during " (inprog ? prog : "boot") ": " $0
 	}
 	END {
-		if (!tap) { fail++; print "FAIL " log ": guest printed no KTAP (boot failed?)" }
+		if (!tap) { fail++; print "FAIL " logf ": guest printed no KTAP (boot failed?)" }
 		else {
 			if (inprog) {
 				fail++
-				print "FAIL " prog ": did not finish (guest died or timed out), see " log
+				print "FAIL " prog ": did not finish (guest died or timed out), see " logf
 			}
 			if (plan > done + inprog) {
 				fail += plan - done - inprog
-				print "FAIL " log ": " plan - done - inprog " test programs never ran"
+				print "FAIL " logf ": " plan - done - inprog " test programs never ran"
 			}
 			if (!finished && !inprog && plan <= done) {
-				fail++; print "FAIL " log ": guest did not reach the end of the suite"
+				fail++; print "FAIL " logf ": guest did not reach the end of the suite"
 			}
 		}
 		print "#counts " pass + 0 " " fail + 0 " " skip + 0
 	}'
 done | awk '
-	/^#counts / { p += $2; f += $3; s += $4; next }
+	/^#counts / { p += $2; f += $3; s += $4; logs++; next }
 	{ print }
 	END {
-		line = p " passed, " f " failed"
+		if (!logs) { print "FAIL report: no log was parsed"; f++ }
+		line = p + 0 " passed, " f + 0 " failed"
 		if (s) line = line ", " s " skipped"
 		print line
 		exit f > 0
