@@ -15,9 +15,9 @@ static long activity(void)
 }
 
 /* Write @len bytes of @s at offset @off; 0 or the errno of the write */
-static int write_at(const char *s, size_t len, off_t off)
+static int write_path_at(const char *path, const char *s, size_t len, off_t off)
 {
-	int fd = open(PATH, O_WRONLY), err = 0;
+	int fd = open(path, O_WRONLY), err = 0;
 
 	if (fd < 0)
 		return errno;
@@ -25,6 +25,46 @@ static int write_at(const char *s, size_t len, off_t off)
 		err = errno;
 	close(fd);
 	return err;
+}
+
+static int write_at(const char *s, size_t len, off_t off)
+{
+	return write_path_at(PATH, s, len, off);
+}
+
+/*
+ * extfrag_threshold takes one integer in 0..1000: malformed and out of
+ * range writes fail with EINVAL and leave the value as it was.
+ */
+static void test_extfrag_input(const char *longnum)
+{
+	static const char * const bad[] = {
+		"", "\n", "-1", "1001", "2147483648", "99999999999999999999",
+		"abc", "500abc", "500 1", "500,1", "5e2", "+500", "0x", "500.0",
+	};
+	const char *path = "/proc/sys/vm/extfrag_threshold";
+	int i, ok = 0, n = sizeof(bad) / sizeof(bad[0]);
+	long before = zc_read_long(path), after;
+
+	for (i = 0; i < n; i++) {
+		int err = write_path_at(path, bad[i], strlen(bad[i]), 0);
+
+		if (err == EINVAL || (!bad[i][0] && err == 0))
+			ok++;
+		else
+			ksft_print_msg("extfrag_threshold '%s' gave %s\n", bad[i],
+				       err ? strerror(err) : "success");
+	}
+	ok += write_path_at(path, longnum, strlen(longnum), 0) == EINVAL;
+	n++;
+	after = zc_read_long(path);
+	if (ok == n && after == before && zc_write_long(path, 1000) == 0 &&
+	    zc_read_long(path) == 1000 && zc_write_long(path, before) == 0)
+		ksft_test_result_pass("extfrag_input: %d malformed writes rejected, value %ld kept, 1000 accepted\n",
+				      n, before);
+	else
+		ksft_test_result_fail("extfrag_input: %d of %d rejected, value %ld -> %ld\n",
+				      ok, n, before, after);
 }
 
 int main(void)
@@ -66,7 +106,7 @@ int main(void)
 	int err;
 
 	ksft_print_header();
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 	snprintf(n1, sizeof(n1), "%d", nodes);
 	snprintf(n2, sizeof(n2), "%d", nodes + 1);
 	memset(longnum, '7', sizeof(longnum) - 1);
@@ -127,6 +167,8 @@ int main(void)
 	else
 		ksft_test_result_fail("idle_node_moves_little: err %d, %ld pages moved of %ld present\n",
 				      err, moved, present);
+
+	test_extfrag_input(longnum);
 
 	/* And the guest is still alive and writes still work */
 	if (zc_write_file(PATH, "0") == 0)

@@ -52,7 +52,7 @@ done
 
 extra=""
 [ "$V" = debug ] && extra="debug_pagealloc=on"
-append="console=ttyS0 panic=-1 loglevel=4 zc_suite=$SUITE ZC_NODES=$NODES $extra ${APPEND:-}"
+append="console=ttyS0 panic=-1 loglevel=4 zc_suite=$SUITE ZC_NODES=$NODES ZC_VARIANT=$V $extra ${APPEND:-}"
 
 set -- qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
 	-m "${mem_mb}M" -smp "$SMP" $numa \

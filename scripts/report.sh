@@ -35,7 +35,9 @@ for log in "$@"; do
 		if ($0 ~ /^not ok/ && pfail == 0 && subplan <= nleaf) {
 			fail++; print "FAIL " prog ": " $0
 		}
-		if (nleaf == 0 && subplan == 0 && $0 !~ /^not ok/ && $0 !~ /# SKIP/) pass++
+		if (nleaf == 0 && subplan == 0 && $0 ~ /# SKIP/) {
+			skip++; print "SKIP " prog ": " substr($0, index($0, "# SKIP") + 7)
+		} else if (nleaf == 0 && subplan == 0 && $0 !~ /^not ok/) pass++
 		done++; inprog = 0; next
 	}
 	/^# zc-done/ { finished = 1; next }
