@@ -3,7 +3,8 @@
 # usage: boot.sh VARIANT SUITE
 # env: MEM (1G), SMP (2), NODES (2), TIMEOUT (seconds, 900), DISK (image,
 #      default: a fresh 512 MiB one), APPEND (extra kernel parameters),
-#      LOG (serial log, default build/logs/VARIANT-SUITE.log)
+#      LOG (serial log, default build/logs/VARIANT-SUITE.log), DATA (file
+#      that receives the guest's second serial port, its data channel)
 # The serial console goes to stdout and to LOG.  Exit status: QEMU's, or
 # 124 when the guest ran into TIMEOUT and was killed.
 set -eu
@@ -67,7 +68,8 @@ say "boot: $V, suite $SUITE, $MEM, $SMP cpus, $NODES nodes, timeout ${TIMEOUT}s,
 t0=$(date +%s)
 rcfile=$(mktemp)
 {
-	timeout -k 5 "$TIMEOUT" "$@" -display none -monitor none -serial stdio </dev/null 2>&1
+	timeout -k 5 "$TIMEOUT" "$@" -display none -monitor none -serial stdio \
+		${DATA:+-serial file:$DATA} </dev/null 2>&1
 	echo $? > "$rcfile"
 } | tee "$LOG"
 rc=$(cat "$rcfile")

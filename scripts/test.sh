@@ -17,6 +17,11 @@ logs="$TOP/build/logs/host.log"
 MEM=1G NODES=2 "$TOP/scripts/boot.sh" ours test || true
 logs="$logs $TOP/build/logs/ours-test.log"
 
+say "benchmark, small version (ours, 512 MiB)"
+"$TOP/scripts/bench-check.sh" > "$TOP/build/logs/bench-check.log" || true
+cat "$TOP/build/logs/bench-check.log"
+logs="$logs $TOP/build/logs/bench-check.log"
+
 # The series' interfaces must be absent from the other kernels. Their cold
 # builds would double the time of a fresh run, so they are checked when
 # they were built before (make kernel VARIANT=...), and reported as

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The seed's benchmark, scaled to the guest. Fill memory by writing, in
+ * parallel, files of 128 pages whose total is twice the RAM; walk the
+ * file tree (the seed ran updatedb); delete every second file; then
+ * raise nr_hugepages in steps of 5% of RAM until a step gains nothing.
+ *
+ * Results go to the data channel (argv[1], the guest's second serial
+ * port) as CSV lines; the console gets progress and a KTAP summary.
+ *
+ *   meta,<key>,<value>
+ *   limit,<blocks free or movable>,<pageblocks>
+ *   map,<before|after>,<one letter per pageblock>
+ *   step,<n>,<requested>,<obtained>,<ms>,<counter deltas ...>
+ */
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "zc.h"
+
+#define FILE_PAGES	128
+#define WRITERS		32
+#define ROOT		"/mnt/fill"
+
+static FILE *out;
+
+static const char * const counters[] = {
+	"pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct",
+	"compact_stall", "compact_fail", "compact_success", "pgmigrate_success",
+	"compact_migrate_scanned", "compact_free_scanned",
+};
+#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+static void read_counters(long *v)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COUNTERS; i++) {
+		v[i] = zc_vmstat(counters[i]);
+		if (v[i] < 0)
+			v[i] = 0;	/* the counter does not exist here */
+	}
+}
+
+static void path_of(char *buf, size_t len, long i)
+{
+	snprintf(buf, len, ROOT "/d%02ld/f%06ld", i % 64, i);
+}
+
+/* Writer @w of WRITERS writes files w, w + WRITERS, ... with 4 KiB writes */
+static void writer(int w, long nr_files)
+{
+	static char page[ZC_PAGE];
+	char path[64];
+	long i;
+	int j;
+
+	memset(page, w, sizeof(page));
+	for (i = w; i < nr_files; i += WRITERS) {
+		int fd;
+
+		path_of(path, sizeof(path), i);
+		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(1);
+		for (j = 0; j < FILE_PAGES; j++)
+			if (write(fd, page, sizeof(page)) != sizeof(page))
+				_exit(1);
+		close(fd);
+	}
+	_exit(0);
+}
+
+static long walk(const char *dir)
+{
+	struct dirent *d;
+	struct stat st;
+	char path[512];
+	long n = 0;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (lstat(path, &st))
+			continue;
+		n++;
+		if (S_ISDIR(st.st_mode))
+			n += walk(path);
+	}
+	closedir(dp);
+	return n;
+}
+
+/*
+ * One letter per pageblock from /proc/kpageflags: R reserved, S slab,
+ * U other kernel memory, H huge page, M movable (LRU pages and free
+ * pages), F free. The limit counts the blocks whose every page is free
+ * or on the LRU and evictable: what a compactor plus reclaim could turn
+ * into huge pages. Pages with no flags at all are counted as free (the
+ * tails of free buddy blocks look like that; so would a few kernel
+ * allocations, which can only make the limit higher, never lower).
+ */
+static long pageblock_map(char *map, long max_blocks, long *limit)
+{
+	static unsigned long long flags[512];
+	long blocks = 0;
+	int fd = open("/proc/kpageflags", O_RDONLY);
+
+	*limit = 0;
+	if (fd < 0)
+		return -1;
+	while (blocks < max_blocks &&
+	       read(fd, flags, sizeof(flags)) == sizeof(flags)) {
+		int lru = 0, freep = 0, huge = 0, slab = 0, res = 0, other = 0, hole = 0;
+		int i;
+
+		for (i = 0; i < 512; i++) {
+			unsigned long long f = flags[i];
+
+			if (f & (1ULL << 20))
+				hole++;
+			else if (f & (1ULL << 32))
+				res++;
+			else if (f & (1ULL << 7))
+				slab++;
+			else if (f & (1ULL << 17))
+				huge++;
+			else if (f & (1ULL << 10) || !f)
+				freep++;
+			else if ((f & (1ULL << 5)) && !(f & (1ULL << 18)))
+				lru++;
+			else
+				other++;
+		}
+		if (hole == 512)
+			map[blocks] = '.';
+		else if (res)
+			map[blocks] = 'R';
+		else if (slab)
+			map[blocks] = 'S';
+		else if (other)
+			map[blocks] = 'U';
+		else if (huge)
+			map[blocks] = 'H';
+		else if (lru)
+			map[blocks] = 'M';
+		else
+			map[blocks] = 'F';
+		if (strchr("MF", map[blocks]))
+			(*limit)++;
+		blocks++;
+	}
+	close(fd);
+	map[blocks] = '\0';
+	return blocks;
+}
+
+int main(int argc, char **argv)
+{
+	static char map[1 << 16];
+	long total_kb = zc_meminfo("MemTotal");
+	long nr_files = total_kb * 2 / (FILE_PAGES * 4);
+	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree;
+	long c0[NR_COUNTERS], c1[NR_COUNTERS];
+	struct zc_buddy b;
+	double t, t_fill;
+	char path[64];
+	int i, w, steps = 0, bad = 0;
+	size_t k;
+
+	ksft_print_header();
+	ksft_set_plan(3);
+	out = fopen(argc > 1 ? argv[1] : "/dev/ttyS1", "w");
+	if (!out)
+		ksft_exit_fail_msg("no data channel\n");
+	setvbuf(out, NULL, _IOLBF, 0);
+	fprintf(out, "meta,mem_kb,%ld\nmeta,files,%ld\nmeta,writers,%d\nmeta,file_kb,%d\n",
+		total_kb, nr_files, WRITERS, FILE_PAGES * 4);
+	fprintf(out, "meta,kernel,%s\n", getenv("ZC_VARIANT") ? getenv("ZC_VARIANT") : "?");
+
+	/* Fill: WRITERS writers in parallel, 2x RAM in 512 KiB files */
+	mkdir(ROOT, 0755);
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), ROOT "/d%02d", i);
+		mkdir(path, 0755);
+	}
+	ksft_print_msg("bench: writing %ld files of %d KiB with %d writers\n",
+		       nr_files, FILE_PAGES * 4, WRITERS);
+	t = zc_now();
+	for (w = 0; w < WRITERS; w++)
+		if (fork() == 0)
+			writer(w, nr_files);
+	for (w = 0; w < WRITERS; w++) {
+		int status;
+
+		wait(&status);
+		bad += !WIFEXITED(status) || WEXITSTATUS(status);
+	}
+	sync();
+	t_fill = zc_now() - t;
+	walked = walk(ROOT);
+	for (i = 0; i < nr_files; i += 2) {
+		path_of(path, sizeof(path), i);
+		unlink(path);
+	}
+	sync();
+	ksft_print_msg("bench: filled in %.1fs, walked %ld entries, deleted %ld files\n",
+		       t_fill, walked, (nr_files + 1) / 2);
+	fprintf(out, "meta,fill_s,%.1f\nmeta,walked,%ld\n", t_fill, walked);
+	if (bad)
+		ksft_test_result_fail("bench_fill: %d writers failed\n", bad);
+	else
+		ksft_test_result_pass("bench_fill: %ld files written by %d writers\n",
+				      nr_files, WRITERS);
+
+	/* Just before the allocation phase: free lists, map and limit */
+	zc_read_buddyinfo(&b);
+	prefree = zc_free_at_least(&b, -1, ZC_HPAGE_ORDER) >> ZC_HPAGE_ORDER;
+	blocks = pageblock_map(map, sizeof(map) - 1, &limit);
+	fprintf(out, "meta,prefree,%ld\nlimit,%ld,%ld\nmap,before,%s\n", prefree, limit,
+		blocks, map);
+	if (blocks > 0)
+		ksft_test_result_pass("bench_limit: %ld of %ld pageblocks free or movable, %ld free huge pages\n",
+				      limit, blocks, prefree);
+	else
+		ksft_test_result_fail("bench_limit: cannot read /proc/kpageflags\n");
+
+	/* Allocate: steps of 5% of RAM until a step gains nothing */
+	step = total_kb / 20 / 2048;
+	fprintf(out, "meta,step,%ld\n", step);
+	for (;;) {
+		long want = prev + step, got;
+		double ms;
+
+		read_counters(c0);
+		t = zc_now();
+		got = zc_set_hugepages(want);
+		ms = (zc_now() - t) * 1000;
+		read_counters(c1);
+		steps++;
+		fprintf(out, "step,%d,%ld,%ld,%.0f", steps, want, got, ms);
+		for (k = 0; k < NR_COUNTERS; k++)
+			fprintf(out, ",%ld", c1[k] - c0[k]);
+		fprintf(out, "\n");
+		ksft_print_msg("bench: step %d: %ld of %ld huge pages, %.0f ms\n",
+			       steps, got, want, ms);
+		if (got < want && first_fail < 0)
+			first_fail = steps;
+		if (got <= prev || steps >= 40) {
+			prev = got > prev ? got : prev;
+			break;
+		}
+		prev = got;
+	}
+	blocks = pageblock_map(map, sizeof(map) - 1, &limit);
+	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%ld\ndone\n",
+		map, prev, first_fail);
+	fclose(out);
+	if (prev > prefree)
+		ksft_test_result_pass("bench_alloc: %ld huge pages, %ld were free before, %d steps\n",
+				      prev, prefree, steps);
+	else
+		ksft_test_result_fail("bench_alloc: %ld huge pages, %ld were free before\n",
+				      prev, prefree);
+	zc_set_hugepages(0);
+	ksft_finished();
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# make run: the seed's benchmark on vanilla, mainline and ours.
+# env: MEM (1G), NODES (2), REPEAT (3), KERNELS ("vanilla mainline ours")
+# Every kernel boots from a copy of one fresh disk image; each run's data
+# comes back over the guest's second serial port into results/<ts>/.
+set -eu
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h|--help) sed -n '2,5p' "$0"; exit 0 ;; esac
+
+MEM=${MEM:-1G}
+NODES=${NODES:-2}
+REPEAT=${REPEAT:-3}
+KERNELS=${KERNELS:-vanilla mainline ours}
+
+# Reject bad parameters before anything is built or booted.
+case "$MEM" in
+512M|1G|2G|3G|4G|6G|8G) ;;
+*) echo "MEM='$MEM' is not one of 512M 1G 2G 3G 4G 6G 8G" >&2; exit 2 ;;
+esac
+case "$NODES" in
+1|2|4) ;;
+*) echo "NODES='$NODES' is not one of 1 2 4" >&2; exit 2 ;;
+esac
+case "$REPEAT" in
+[1-9]) ;;
+*) echo "REPEAT='$REPEAT' is not a number from 1 to 9" >&2; exit 2 ;;
+esac
+for v in $KERNELS; do
+	case "$v" in vanilla|mainline|ours|debug) ;;
+	*) echo "KERNELS: unknown kernel '$v'" >&2; exit 2 ;;
+	esac
+done
+case "$MEM" in *G) mem_mb=$(( ${MEM%G} * 1024 )) ;; *M) mem_mb=${MEM%M} ;; esac
+[ "$mem_mb" = 512 ] && [ "$NODES" = 4 ] && { echo "MEM=512M is too small for 4 nodes" >&2; exit 2; }
+
+for v in $KERNELS; do
+	"$TOP/scripts/build.sh" "$v"
+done
+"$TOP/scripts/initramfs.sh"
+
+ts=$(date -u +%Y%m%d-%H%M%S)
+OUTD=$TOP/results/$ts
+mkdir -p "$OUTD"
+{
+	echo "linux-source-6.1 $(pkg_version)"
+	echo "guest: $MEM, $NODES nodes, 2 cpus, QEMU TCG; repeats: $REPEAT"
+	for v in $KERNELS; do echo "$v: $(grep series "$TOP/build/$v/version")"; done
+} > "$OUTD/setup.txt"
+
+# Files of 2x RAM, half of them deleted again, plus ext4's own overhead
+base=$OUTD/disk-base.img
+"$TOP/scripts/disk.sh" "$base" $(( mem_mb * 5 / 2 + 256 ))
+
+t0=$(date +%s)
+r=1
+while [ "$r" -le "$REPEAT" ]; do
+	for v in $KERNELS; do
+		say "bench: $v, run $r of $REPEAT"
+		cp --sparse=always "$base" "$OUTD/disk.img"
+		DISK=$OUTD/disk.img DATA=$OUTD/$v-$r.csv LOG=$OUTD/$v-$r.log \
+			MEM=$MEM NODES=$NODES TIMEOUT=5400 \
+			APPEND="ZC_TEST_TIMEOUT=5000" "$TOP/scripts/boot.sh" "$v" bench >/dev/null || say "bench: $v run $r: boot status $?"
+		grep -a '# bench:' "$OUTD/$v-$r.log" | tail -1 >&2 || true
+		grep -aq '^done' "$OUTD/$v-$r.csv" 2>/dev/null ||
+			say "bench: $v run $r did not finish, see $OUTD/$v-$r.log"
+	done
+	r=$((r + 1))
+done
+rm -f "$OUTD/disk.img" "$base"
+say "bench: all runs done in $(( $(date +%s) - t0 ))s"
+
+ln -sfn "$ts" "$TOP/results/latest"
+"$TOP/scripts/bench-report.sh" "$OUTD" $KERNELS
+cat "$OUTD/summary.md"
