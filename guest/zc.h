@@ -153,17 +153,20 @@ static inline unsigned long zc_free_at_least(const struct zc_buddy *b, int node,
 	return pages;
 }
 
-/* Value of one "name value" line of /proc/vmstat, -1 if absent. */
-static inline long zc_vmstat(const char *name)
+/*
+ * Value of the line "<name><sep> value" of a /proc file of such lines,
+ * -1 if absent.
+ */
+static inline long zc_keyed_value(const char *path, const char *name, char sep)
 {
 	static char buf[16384];
 	size_t len = strlen(name);
 	char *p = buf;
 
-	if (zc_read_file("/proc/vmstat", buf, sizeof(buf)) <= 0)
+	if (zc_read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	while (p && *p) {
-		if (!strncmp(p, name, len) && p[len] == ' ')
+		if (!strncmp(p, name, len) && p[len] == sep)
 			return strtol(p + len + 1, NULL, 10);
 		p = strchr(p, '\n');
 		if (p)
@@ -172,23 +175,16 @@ static inline long zc_vmstat(const char *name)
 	return -1;
 }
 
-/* Value in kB of one /proc/meminfo field, -1 if absent. */
+/* One /proc/vmstat counter, -1 if absent. */
+static inline long zc_vmstat(const char *name)
+{
+	return zc_keyed_value("/proc/vmstat", name, ' ');
+}
+
+/* One /proc/meminfo field in kB, -1 if absent. */
 static inline long zc_meminfo(const char *name)
 {
-	static char buf[8192];
-	size_t len = strlen(name);
-	char *p = buf;
-
-	if (zc_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
-		return -1;
-	while (p && *p) {
-		if (!strncmp(p, name, len) && p[len] == ':')
-			return strtol(p + len + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return -1;
+	return zc_keyed_value("/proc/meminfo", name, ':');
 }
 
 /* Set nr_hugepages and return what the kernel actually allocated. */

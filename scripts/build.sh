@@ -4,13 +4,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-usage() {
-	echo "usage: $0 VARIANT    (VARIANT: $VARIANTS)"
-	echo "Builds build/VARIANT/bzImage (O=\$KSRC_CACHE/build-VARIANT)."
-}
-case "${1:-}" in -h|--help) usage; exit 0 ;; esac
-V=${1:-}
-valid_variant "$V" || { usage >&2; echo "unknown VARIANT '$V'" >&2; exit 2; }
+variant_arg "${1:-}" "Builds build/VARIANT/bzImage (O=\$KSRC_CACHE/build-VARIANT)."
+V=$1
 
 "$TOP/scripts/tree.sh"
 "$TOP/scripts/config.sh" "$V"

@@ -6,13 +6,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-usage() {
-	echo "usage: $0 VARIANT    (VARIANT: $VARIANTS)"
-	echo "Writes \$KSRC_CACHE/build-VARIANT/.config and checks it."
-}
-case "${1:-}" in -h|--help) usage; exit 0 ;; esac
-V=${1:-}
-valid_variant "$V" || { usage >&2; echo "unknown VARIANT '$V'" >&2; exit 2; }
+variant_arg "${1:-}" "Writes \$KSRC_CACHE/build-VARIANT/.config and checks it."
+V=$1
 
 OUT=$KSRC_CACHE/build-$V
 mkdir -p "$OUT"

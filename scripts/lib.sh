@@ -19,3 +19,19 @@ valid_variant() {
 	esac
 	return 1
 }
+
+# The VARIANT argument of a script: --help prints usage and exits 0, an
+# invalid one prints usage and exits 2. Call it directly, not in $(...).
+# usage: variant_arg "$1" "what the script does"; V=$1
+variant_arg() {
+	case "${1:-}" in -h|--help)
+		echo "usage: $0 VARIANT    (VARIANT: $VARIANTS)" >&2
+		echo "$2" >&2
+		exit 0 ;;
+	esac
+	if ! valid_variant "${1:-}"; then
+		echo "usage: $0 VARIANT    (VARIANT: $VARIANTS)" >&2
+		echo "unknown VARIANT '${1:-}'" >&2
+		exit 2
+	fi
+}
