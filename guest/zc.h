@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -281,6 +283,35 @@ static inline int zc_bind_node(int node)
 	CPU_ZERO(&set);
 	CPU_SET(atoi(buf), &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Allocate memory, the kernel's for this task too, only on node @node */
+static inline int zc_bind_mem_node(int node)
+{
+	unsigned long mask = 1UL << node;
+
+	/* MPOL_BIND is 2; glibc has no wrapper without libnuma */
+	return syscall(SYS_set_mempolicy, 2, &mask, sizeof(mask) * 8);
+}
+
+/* Undo zc_bind_mem_node(): MPOL_DEFAULT */
+static inline int zc_unbind_mem(void)
+{
+	return syscall(SYS_set_mempolicy, 0, NULL, 0);
+}
+
+/* Physical frame of the page mapped at @addr, 0 if none (pagemap) */
+static inline unsigned long zc_pfn(const void *addr)
+{
+	static int fd = -1;
+	unsigned long long e;
+	off_t off = (unsigned long)addr / ZC_PAGE * sizeof(e);
+
+	if (fd < 0)
+		fd = open("/proc/self/pagemap", O_RDONLY);
+	if (fd < 0 || pread(fd, &e, sizeof(e), off) != sizeof(e) || !(e >> 63))
+		return 0;
+	return e & ((1ULL << 55) - 1);
 }
 
 /* Write @mb MiB to @path, sync it and drop it from the page cache */

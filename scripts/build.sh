@@ -1,11 +1,19 @@
 #!/bin/sh
 # Stage 4: build one variant's bzImage into build/<variant>/.
 # Runs tree.sh and config.sh first; uses ccache when present.
+# env: ZC_PREBUILT=1 keeps an existing build/VARIANT/bzImage as it is.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 variant_arg "${1:-}" "Builds build/VARIANT/bzImage (O=\$KSRC_CACHE/build-VARIANT)."
 V=$1
+
+# ZC_PREBUILT=1: use build/VARIANT/bzImage as it is (benchmarking a kernel
+# while the tree holds work in progress)
+if [ -n "${ZC_PREBUILT:-}" ] && [ -f "$TOP/build/$V/bzImage" ]; then
+	say "$V: using the prebuilt build/$V/bzImage ($(grep series "$TOP/build/$V/version"))"
+	exit 0
+fi
 
 "$TOP/scripts/tree.sh"
 "$TOP/scripts/config.sh" "$V"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Stage 5: the guest initramfs, build/initramfs.cpio.gz: busybox-static,
 # guest/init, and every guest/*.c built statically against the tree's
-# tools/testing/selftests/kselftest.h, plus the suite lists guest/*.list.
+# tools/testing/selftests/kselftest.h, the tree's vm/compaction_test.c,
+# plus the suite lists guest/*.list.
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) echo "usage: $0"; exit 0 ;; esac
@@ -25,6 +26,11 @@ for src in "$TOP"/guest/*.c; do
 	gcc $CFLAGS -o "$ROOT/tests/$name" "$src" -lpthread ||
 		die "guest program $name does not build"
 done
+# The tree's own selftest, built unmodified; guest/vm_selftests.c runs it
+VMST=$TREE/tools/testing/selftests/vm
+gcc $CFLAGS -Wno-sign-compare -Wno-error -o "$ROOT/tests/compaction_test" \
+	"$VMST/compaction_test.c" -lm ||
+	die "the tree's vm/compaction_test.c does not build"
 for extra in ${ZC_EXTRA_TESTS:-}; do
 	cp "$extra" "$ROOT/tests/"
 done

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unevictable pages and deferral. Both nodes are filled with mlocked
+ * anonymous pages, every second frame left free between them, so that
+ * whether compaction can help depends on compact_unevictable_allowed
+ * alone:
+ *
+ * - with 0, compact_node moves none of the mlocked pages (their frames,
+ *   read from /proc/self/pagemap, stay the same); with 1 it moves them,
+ *   their data intact, and order-9 blocks appear;
+ * - with 0, repeated order-9 attempts are deferred for longer and longer
+ *   (exponential backoff); an order-3 allocation made while order 9 is
+ *   deferred still compacts (order-aware deferral); after a quiet spell,
+ *   or once compaction succeeds at order 9, the next failure pauses only
+ *   briefly again.
+ */
+#include <sys/resource.h>
+#include <sys/xattr.h>
+#include "zc.h"
+
+#define UNEVICTABLE	"/proc/sys/vm/compact_unevictable_allowed"
+#define THRESHOLD	"/proc/sys/vm/extfrag_threshold"
+#define MARGIN_KB	(24 * 1024)
+#define MAX_NODES	2
+#define NODE0_HUGE	"/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
+
+struct locked {
+	char *keep;
+	size_t len, n;
+	unsigned long *pfn;
+};
+
+static struct locked mem[MAX_NODES];
+static int nodes;
+
+static unsigned long pattern(size_t i, int node)
+{
+	return (i * 0x9E3779B97F4A7C15UL) ^ ((unsigned long)node << 56) ^ 0x5a5a;
+}
+
+/* Interleave mlocked pages and holes on @node until it is nearly full */
+static int fragment_locked(int node, struct locked *l)
+{
+	char *hole;
+	size_t i;
+
+	if (zc_bind_node(node) || zc_bind_mem_node(node))
+		return -1;
+	l->len = (size_t)zc_node_meminfo(node, "MemTotal") * 1024;
+	l->keep = mmap(NULL, l->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	hole = mmap(NULL, l->len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (l->keep == MAP_FAILED || hole == MAP_FAILED)
+		return -1;
+	for (i = 0; i < l->len / ZC_PAGE; i++) {
+		if (!(i % 256) && zc_node_meminfo(node, "MemFree") < MARGIN_KB)
+			break;
+		hole[i * ZC_PAGE] = 1;
+		*(unsigned long *)(l->keep + i * ZC_PAGE) = pattern(i, node);
+	}
+	l->n = i;
+	if (mlock(l->keep, l->n * ZC_PAGE))
+		return -1;
+	munmap(hole, l->len);
+	l->pfn = calloc(l->n, sizeof(*l->pfn));
+	zc_unbind_mem();
+	return l->pfn ? 0 : -1;
+}
+
+static void unfragment(void)
+{
+	int node;
+
+	for (node = 0; node < nodes; node++) {
+		munmap(mem[node].keep, mem[node].len);
+		free(mem[node].pfn);
+		memset(&mem[node], 0, sizeof(mem[node]));
+	}
+}
+
+/* Pages whose data differs from what was written */
+static size_t bad_pages(void)
+{
+	size_t i, bad = 0;
+	int node;
+
+	for (node = 0; node < nodes; node++)
+		for (i = 0; i < mem[node].n; i++)
+			bad += *(unsigned long *)(mem[node].keep + i * ZC_PAGE) !=
+			       pattern(i, node);
+	return bad;
+}
+
+/* Record the frames of node @node's pages; return how many changed */
+static size_t frames_changed(int node, int record)
+{
+	struct locked *l = &mem[node];
+	size_t i, changed = 0;
+
+	for (i = 0; i < l->n; i++) {
+		unsigned long pfn = zc_pfn(l->keep + i * ZC_PAGE);
+
+		changed += pfn != l->pfn[i];
+		if (record)
+			l->pfn[i] = pfn;
+	}
+	return changed;
+}
+
+static unsigned long order9_free(int node)
+{
+	struct zc_buddy b;
+
+	if (zc_read_buddyinfo(&b) <= 0)
+		return 0;
+	return zc_free_at_least(&b, node, ZC_HPAGE_ORDER);
+}
+
+/* compact_node on node 0 with the given compact_unevictable_allowed */
+static void test_compact_node(int allowed)
+{
+	long scanned = zc_vmstat("compact_migrate_scanned");
+	unsigned long before = order9_free(0), after;
+	size_t changed, bad;
+
+	zc_write_long(UNEVICTABLE, allowed);
+	frames_changed(0, 1);
+	zc_write_long("/proc/sys/vm/compact_node", 0);
+	changed = frames_changed(0, 1);
+	scanned = zc_vmstat("compact_migrate_scanned") - scanned;
+	after = order9_free(0);
+	bad = bad_pages();
+	ksft_print_msg("compact_unevictable_allowed=%d: %zu of %zu mlocked pages moved, order>=9 free %lu -> %lu pages, %ld pfns scanned, %zu pages differ\n",
+		       allowed, changed, mem[0].n, before, after, scanned, bad);
+	if (!allowed)
+		ksft_test_result(!changed && scanned > 0 && !bad,
+				 "mlocked_kept: allowed=0: %zu of %zu mlocked pages moved (want 0), %ld pfns scanned\n",
+				 changed, mem[0].n, scanned);
+	else
+		ksft_test_result(changed >= mem[0].n / 4 && after >= before + 20 * 512 && !bad,
+				 "mlocked_moved: allowed=1: %zu of %zu mlocked pages moved (want >= 1/4), order>=9 free %lu -> %lu (want +10240), %zu differ\n",
+				 changed, mem[0].n, before, after, bad);
+}
+
+/* One order-9 attempt on node 0; returns compact_stall's increase */
+static long attempt9(long *deferred)
+{
+	long stall = zc_vmstat("compact_stall"), def = zc_vmstat("compact_deferred");
+
+	zc_node_hugepages(0, zc_read_long(NODE0_HUGE) + 1);
+	if (deferred)
+		*deferred = zc_vmstat("compact_deferred") - def;
+	return zc_vmstat("compact_stall") - stall;
+}
+
+/* Attempt order 9 on node 0 for @secs; times of the compactions in @t */
+static int compaction_times(double secs, double *t, int max, long *attempts)
+{
+	double t0 = zc_now();
+	int n = 0;
+
+	*attempts = 0;
+	while (zc_now() - t0 < secs) {
+		if (attempt9(NULL) && n < max)
+			t[n++] = zc_now() - t0;
+		(*attempts)++;
+		usleep(2000);
+	}
+	return n;
+}
+
+static void test_exponential(void)
+{
+	double t[64];
+	long attempts;
+	int n, i;
+
+	n = compaction_times(4.0, t, 64, &attempts);
+	for (i = 1; i < n && i < 12; i++)
+		ksft_print_msg("compaction %d at %.3fs, %.0f ms after the one before\n",
+			       i + 1, t[i], (t[i] - t[i - 1]) * 1000);
+	if (n >= 4 && (t[n - 1] - t[n - 2]) >= 4 * (t[1] - t[0]) && n * 4 <= attempts)
+		ksft_test_result_pass("deferral_exponential: %ld attempts in 4s, %d compactions, pause %.0f ms after the first, %.0f ms after the last\n",
+				      attempts, n, (t[1] - t[0]) * 1000, (t[n - 1] - t[n - 2]) * 1000);
+	else
+		ksft_test_result_fail("deferral_exponential: %ld attempts in 4s, %d compactions (want >= 4, <= attempts/4), pauses %.0f ms then %.0f ms (want the last >= 4x the first)\n",
+				      attempts, n, n > 1 ? (t[1] - t[0]) * 1000 : 0,
+				      n > 1 ? (t[n - 1] - t[n - 2]) * 1000 : 0);
+}
+
+/*
+ * Pipes of 2 MiB: each one holds an order-3 allocation (the array of its
+ * 512 pipe_buffers), so they use up the free blocks of order 3 or more
+ * until the next one must compact. Compaction of mlocked pages is
+ * allowed meanwhile, so that it can succeed: the allocation has no
+ * __GFP_NORETRY, and failing would mean the OOM killer.
+ */
+static long order3_stalls(int max, int *pipes)
+{
+	static int fds[2 * 4096];
+	long stall = zc_vmstat("compact_stall");
+	int i;
+
+	zc_write_long(UNEVICTABLE, 1);
+	for (i = 0; i < max && zc_vmstat("compact_stall") == stall; i++) {
+		if (pipe(fds + 2 * i))
+			break;
+		if (fcntl(fds[2 * i + 1], F_SETPIPE_SZ, 2 << 20) < 0) {
+			close(fds[2 * i]);
+			close(fds[2 * i + 1]);
+			break;
+		}
+	}
+	stall = zc_vmstat("compact_stall") - stall;
+	zc_write_long(UNEVICTABLE, 0);
+	*pipes = i;
+	while (i--) {
+		close(fds[2 * i]);
+		close(fds[2 * i + 1]);
+	}
+	return stall;
+}
+
+static void test_order_aware(void)
+{
+	long deferred = 0, stall9, stall3;
+	struct rlimit files = { 16384, 16384 };
+	double t0, ms;
+	int pipes = 0;
+
+	setrlimit(RLIMIT_NOFILE, &files);
+	/*
+	 * Order 9 is deferred for 1.28s now: the attempt is counted deferred,
+	 * not compacted. The order-3 allocations follow well within that.
+	 */
+	t0 = zc_now();
+	stall9 = attempt9(&deferred);
+	stall3 = order3_stalls(4096, &pipes);
+	ms = (zc_now() - t0) * 1000;
+	ksft_print_msg("order 9 attempt: deferred +%ld, stall +%ld; %d order-3 pipe arrays: compact_stall +%ld; %.0f ms in all\n",
+		       deferred, stall9, pipes, stall3, ms);
+	ksft_test_result(deferred > 0 && !stall9 && stall3 > 0 && ms < 640,
+			 "deferral_order_aware: while order 9 is deferred (deferred +%ld, compactions %ld), order 3 compacts (compact_stall +%ld after %d allocations, want > 0; %.0f ms, want < 640)\n",
+			 deferred, stall9, stall3, pipes, ms);
+}
+
+/* After a quiet spell as long as the longest pause, failures start over */
+static void test_quiet_resets(void)
+{
+	long attempts;
+	double t[8];
+	int n;
+
+	usleep(2700 * 1000);	/* the longest pause, then as long again */
+	n = compaction_times(0.6, t, 8, &attempts);
+	ksft_test_result(n >= 3,
+			 "deferral_quiet_resets: after 2.7s without attempts, %d compactions in 0.6s of failing attempts (want >= 3: 20, 40, 80 ms pauses)\n",
+			 n);
+}
+
+static void test_success_resets(void)
+{
+	long got, attempts;
+	double t[8];
+	int n;
+
+	long s0, s1, s2, d1, d2;
+
+	/* Failures until the pause is the longest, 1.28s */
+	compaction_times(3.0, t, 8, &attempts);
+	zc_write_long(UNEVICTABLE, 1);
+	/* Past that pause, but not a quiet spell (2.56s) */
+	usleep(1350 * 1000);
+	s0 = zc_vmstat("compact_success");
+	got = zc_node_hugepages(0, zc_read_long(NODE0_HUGE) + 1);
+	s1 = zc_vmstat("compact_success");
+	zc_write_long(UNEVICTABLE, 0);
+	/* The next failure must pause briefly, not for the last long pause */
+	d1 = zc_vmstat("compact_deferred");
+	zc_node_hugepages(0, got + 64);
+	s2 = zc_vmstat("compact_stall");
+	n = compaction_times(0.6, t, 8, &attempts);
+	d2 = zc_vmstat("compact_deferred");
+	ksft_print_msg("allowed=1: node 0 huge pages -> %ld, compact_success +%ld; then allowed=0: %d compactions in 0.6s (%ld attempts, stall +%ld, deferred +%ld)\n",
+		       got, s1 - s0, n, attempts,
+		       zc_vmstat("compact_stall") - s2, d2 - d1);
+	ksft_test_result(s1 > s0 && n >= 2,
+			 "deferral_success_resets: compaction of mlocked pages succeeded (compact_success +%ld); afterwards %d compactions in 0.6s (want >= 2)\n",
+			 s1 - s0, n);
+}
+
+int main(void)
+{
+	long threshold = zc_read_long(THRESHOLD);
+	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+	int node, ok = 1;
+	size_t bad;
+
+	ksft_print_header();
+	ksft_set_plan(7);
+	nodes = atoi(getenv("ZC_NODES") ?: "1");
+	if (nodes > MAX_NODES)
+		nodes = MAX_NODES;
+	setrlimit(RLIMIT_MEMLOCK, &unlimited);
+	zc_write_long(UNEVICTABLE, 0);
+	for (node = 0; node < nodes; node++)
+		ok &= !fragment_locked(node, &mem[node]);
+	if (!ok)
+		ksft_exit_fail_msg("cannot fill the nodes with mlocked pages: %s\n", strerror(errno));
+	zc_bind_node(0);
+	ksft_print_msg("mlocked pages: node 0 %zu, node 1 %zu\n", mem[0].n, mem[1].n);
+
+	test_compact_node(0);
+	test_compact_node(1);
+
+	/* Again, fragmented; take the free huge pages without compacting */
+	unfragment();
+	zc_write_long(UNEVICTABLE, 0);
+	for (node = 0; node < nodes; node++)
+		ok &= !fragment_locked(node, &mem[node]);
+	zc_bind_node(0);
+	zc_write_long(THRESHOLD, 1000);
+	zc_set_hugepages(100000);
+	zc_write_long(THRESHOLD, threshold);
+
+	test_exponential();
+	test_order_aware();
+	test_quiet_resets();
+	test_success_resets();
+
+	bad = bad_pages();
+	ksft_test_result(!bad, "mlocked_data: %zu pages of %zu differ after all compactions\n",
+			 bad, mem[0].n + mem[1].n);
+	zc_set_hugepages(0);
+	zc_write_long(UNEVICTABLE, 1);
+	unfragment();
+	ksft_finished();
+}
