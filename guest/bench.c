@@ -28,7 +28,7 @@ static FILE *out;
 static const char * const counters[] = {
 	"pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct",
 	"compact_stall", "compact_fail", "compact_success", "pgmigrate_success",
-	"compact_migrate_scanned", "compact_free_scanned",
+	"compact_migrate_scanned", "compact_free_scanned", "compact_deferred",
 };
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
 
