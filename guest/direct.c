@@ -2,9 +2,10 @@
 /*
  * Direct compaction: high-order allocations (huge pages through
  * nr_hugepages) compact before they reclaim; extfrag_threshold gates
- * it (deferral is tested by mlocked.c); and a full
- * machine neither deadlocks nor loses its watermarks.
+ * it (deferral is tested by mlocked.c); a full machine neither deadlocks
+ * nor loses its watermarks; and the OOM killer still works.
  */
+#include <signal.h>
 #include <sys/wait.h>
 
 #include "zc.h"
@@ -163,9 +164,13 @@ static void test_full_memory(void)
 	pid_t pid;
 	double t;
 
+	int i, runs = 0;
+
 	fragment_all(f);
 	t = zc_now();
 	got = zc_set_hugepages(100000);
+	for (i = 0; i < nodes; i++)
+		runs += !zc_write_long("/proc/sys/vm/compact_node", i);
 	t = zc_now() - t;
 	wm = watermarks_ok(msg, sizeof(msg));
 	pid = fork();
@@ -175,13 +180,72 @@ static void test_full_memory(void)
 	}
 	if (pid > 0)
 		waitpid(pid, &status, 0);
-	if (got >= 0 && wm && status == 0)
-		ksft_test_result_pass("full_memory: %ld huge pages in %.1fs, watermarks kept, exec works\n",
-				      got, t);
+	if (got >= 0 && wm && status == 0 && runs == nodes)
+		ksft_test_result_pass("full_memory: %ld huge pages and %d compact_node runs in %.1fs, watermarks kept, exec works\n",
+				      got, runs, t);
 	else
-		ksft_test_result_fail("full_memory: got %ld, watermarks %s, exec status %d\n",
-				      got, wm ? "ok" : msg, status);
+		ksft_test_result_fail("full_memory: got %ld, %d of %d compact_node runs, watermarks %s, exec status %d\n",
+				      got, runs, nodes, wm ? "ok" : msg, status);
+	zc_set_hugepages(0);
 	unfragment_all(f);
+}
+
+/*
+ * No swap, and a process that touches twice the RAM it may have while
+ * huge page requests and compact_node run in a loop: the OOM killer must
+ * kill it (SIGKILL, oom_kill rises), the compactors must return, and a
+ * new process must still run afterwards.
+ */
+static void test_oom(void)
+{
+	long kills = zc_vmstat("oom_kill"), rounds = 0;
+	int status = 0, exec_status = -1, reaped = 0;
+	double t0 = zc_now();
+	pid_t hog, pid;
+
+	zc_write_file("/proc/self/oom_score_adj", "-1000");
+	hog = fork();
+	if (hog == 0) {
+		size_t len = (size_t)zc_meminfo("MemTotal") * 2048, i;
+		char *p;
+
+		zc_write_file("/proc/self/oom_score_adj", "1000");
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			_exit(2);
+		for (i = 0; i < len; i += ZC_PAGE)
+			p[i] = 1;
+		_exit(3);	/* never: it had twice the RAM */
+	}
+	while (hog > 0 && zc_now() - t0 < 300) {
+		if (waitpid(hog, &status, WNOHANG) == hog) {
+			reaped = 1;
+			break;
+		}
+		zc_set_hugepages(32);
+		zc_set_hugepages(0);
+		zc_write_long("/proc/sys/vm/compact_node", rounds++ % nodes);
+	}
+	if (!reaped && hog > 0) {
+		kill(hog, SIGKILL);
+		waitpid(hog, &status, 0);
+	}
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/true", "true", NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &exec_status, 0);
+	zc_write_file("/proc/self/oom_score_adj", "0");
+	kills = zc_vmstat("oom_kill") - kills;
+	ksft_test_result(reaped && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+			 kills > 0 && exec_status == 0,
+			 "oom: the overcommitting process %s after %.1fs (%ld compaction rounds meanwhile), oom_kill +%ld, exec status %d\n",
+			 !reaped ? "was not killed" :
+			 WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL ? "was OOM-killed" :
+			 "ended otherwise", zc_now() - t0, rounds, kills, exec_status);
 }
 
 int main(void)
@@ -191,7 +255,7 @@ int main(void)
 
 	nodes = env ? atoi(env) : 2;
 	ksft_print_header();
-	ksft_set_plan(3);
+	ksft_set_plan(4);
 	if (zc_read_long(THRESHOLD) != 500)
 		ksft_exit_fail_msg("extfrag_threshold missing or not 500\n");
 	for (i = 0; i < nodes; i++) {
@@ -204,6 +268,7 @@ int main(void)
 	test_hugepages_direct();
 	test_gate();
 	test_full_memory();
+	test_oom();
 	for (i = 0; i < nodes; i++) {
 		char file[32];
 

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * No data lost: fill anonymous, shared (shmem) and file-backed memory
- * with a pattern that encodes where each word lives, with free frames
- * between them so that compaction has to move them, run compact_node on
- * every node 20 times in all, and check every word.
+ * No data lost: fill anonymous, shared (shmem), file-backed and mlocked
+ * memory with a pattern that encodes where each word lives, with free
+ * frames between them so that compaction has to move them, run
+ * compact_node on every node ZC_INTEGRITY_RUNS times in all (default 20;
+ * every tenth run is compact_memory instead), and check every word.
  */
 #include "zc.h"
 
-#define RUNS		20
 #define MARGIN_KB	(24 * 1024)
 
-enum { R_ANON, R_SHMEM, R_FILE, NR_REGIONS };
-static const char * const region_name[] = { "anon", "shmem", "file" };
+enum { R_ANON, R_SHMEM, R_FILE, R_LOCKED, NR_REGIONS };
+static const char * const region_name[] = { "anon", "shmem", "file", "mlocked" };
 
 static inline unsigned long pattern(int r, size_t page, size_t word)
 {
@@ -48,6 +48,7 @@ int main(void)
 	char *region[NR_REGIONS], *hole;
 	long total_kb = zc_meminfo("MemTotal"), moved;
 	int fd, r, i, runs_ok = 0;
+	int runs = atoi(getenv("ZC_INTEGRITY_RUNS") ?: "20");
 	double t;
 
 	ksft_print_header();
@@ -63,19 +64,23 @@ int main(void)
 			       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	region[R_FILE] = mmap(NULL, max / 3 * ZC_PAGE, PROT_READ | PROT_WRITE,
 			      MAP_SHARED, fd, 0);
+	region[R_LOCKED] = mmap(NULL, max * ZC_PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	hole = mmap(NULL, max * ZC_PAGE, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (region[R_ANON] == MAP_FAILED || region[R_SHMEM] == MAP_FAILED ||
-	    region[R_FILE] == MAP_FAILED || hole == MAP_FAILED)
+	    region[R_FILE] == MAP_FAILED || region[R_LOCKED] == MAP_FAILED ||
+	    hole == MAP_FAILED)
 		ksft_exit_fail_msg("mmap failed\n");
 
-	/* anon, shmem, file, hole, ... until the guest is nearly full */
+	/* anon, shmem, file, mlocked, hole, ... until nearly full */
+	zc_write_long("/proc/sys/vm/compact_unevictable_allowed", 1);
 	for (n = 0; n < max; n++) {
-		r = n % 4;
+		r = n % 5;
 		if (!(n % 1024) && zc_meminfo("MemFree") < MARGIN_KB)
 			break;
-		if (r == 3) {
-			hole[n / 4 * ZC_PAGE] = 1;
+		if (r == 4) {
+			hole[n / 5 * ZC_PAGE] = 1;
 			continue;
 		}
 		if (r == R_FILE && pages[r] >= max / 3)
@@ -83,19 +88,24 @@ int main(void)
 		fill_page(region[r] + pages[r] * ZC_PAGE, r, pages[r]);
 		pages[r]++;
 	}
+	if (mlock(region[R_LOCKED], pages[R_LOCKED] * ZC_PAGE))
+		ksft_exit_fail_msg("mlock: %s\n", strerror(errno));
 	munmap(hole, max * ZC_PAGE);
-	bytes = (pages[R_ANON] + pages[R_SHMEM] + pages[R_FILE]) * ZC_PAGE;
-	ksft_print_msg("filled %zu anon, %zu shmem, %zu file pages: %zu MiB of %ld MiB\n",
-		       pages[R_ANON], pages[R_SHMEM], pages[R_FILE], bytes >> 20,
-		       total_kb >> 10);
+	bytes = (pages[R_ANON] + pages[R_SHMEM] + pages[R_FILE] + pages[R_LOCKED]) * ZC_PAGE;
+	ksft_print_msg("filled %zu anon, %zu shmem, %zu file, %zu mlocked pages: %zu MiB of %ld MiB\n",
+		       pages[R_ANON], pages[R_SHMEM], pages[R_FILE], pages[R_LOCKED],
+		       bytes >> 20, total_kb >> 10);
 
 	moved = zc_vmstat("compact_pages_moved");
 	t = zc_now();
-	for (i = 0; i < RUNS; i++) {
-		char id[8];
+	for (i = 0; i < runs; i++) {
+		char id[16];
 
 		snprintf(id, sizeof(id), "%d", i % nodes);
-		runs_ok += !zc_write_file("/proc/sys/vm/compact_node", id);
+		if (i % 10 == 9)
+			runs_ok += !zc_write_file("/proc/sys/vm/compact_memory", "1");
+		else
+			runs_ok += !zc_write_file("/proc/sys/vm/compact_node", id);
 	}
 	t = zc_now() - t;
 	moved = zc_vmstat("compact_pages_moved") - moved;
@@ -115,14 +125,14 @@ int main(void)
 	else
 		ksft_test_result_fail("integrity_coverage: only %zu MiB of %ld MiB filled\n",
 				      bytes >> 20, total_kb >> 10);
-	if (runs_ok == RUNS && moved > 0)
-		ksft_test_result_pass("integrity_compactions: %d compact_node runs in %.1fs moved %ld pages\n",
+	if (runs_ok == runs && moved > 0)
+		ksft_test_result_pass("integrity_compactions: %d compact_node/compact_memory runs in %.1fs moved %ld pages\n",
 				      runs_ok, t, moved);
 	else
 		ksft_test_result_fail("integrity_compactions: %d of %d runs succeeded, %ld pages moved\n",
-				      runs_ok, RUNS, moved);
+				      runs_ok, runs, moved);
 	if (!bad)
-		ksft_test_result_pass("integrity_data: 0 of %zu words differ\n", bytes / 8);
+		ksft_test_result_pass("integrity_data: 0 of %zu words (%zu MiB) differ\n", bytes / 8, bytes >> 20);
 	else
 		ksft_test_result_fail("integrity_data: %zu of %zu words differ\n", bad, bytes / 8);
 

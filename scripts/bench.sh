@@ -1,11 +1,15 @@
 #!/bin/sh
 # make run: the seed's benchmark on vanilla, mainline and ours.
-# env: MEM (1G), NODES (2), REPEAT (3), KERNELS ("vanilla mainline ours")
+# env: MEM (1G), NODES (2), REPEAT (3), KERNELS ("vanilla mainline ours");
+#      SCALING=1 runs scripts/scaling.sh instead
 # Every kernel boots from a copy of one fresh disk image; each run's data
 # comes back over the guest's second serial port into results/<ts>/.
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) sed -n '2,5p' "$0"; exit 0 ;; esac
+
+# SCALING=1: the compaction cost against memory size instead
+[ "${SCALING:-0}" = 1 ] && exec "$TOP/scripts/scaling.sh"
 
 MEM=${MEM:-1G}
 NODES=${NODES:-2}

@@ -1,9 +1,11 @@
 #!/bin/sh
 # make test: tree, series, build ours, initramfs, host checks, boot ours
-# with the guest suite, report.  Ends with "N passed, N failed".
+# with the guest suite, a 4 GiB integrity run, the suite again on the
+# debug kernel, the small benchmark, report.  Ends with "N passed, N failed".
+# env: ZC_RACE_SECONDS (30), ZC_DEBUG_RACE_SECONDS (10), ZC_DEBUG=0
 set -eu
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h|--help) sed -n '2,3p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,5p' "$0"; exit 0 ;; esac
 
 t0=$(date +%s)
 "$TOP/scripts/build.sh" ours
@@ -14,8 +16,23 @@ say "host checks"
 cat "$TOP/build/logs/host.log"
 logs="$TOP/build/logs/host.log"
 
-MEM=1G NODES=2 "$TOP/scripts/boot.sh" ours test || true
+# The whole suite on ours, races of ZC_RACE_SECONDS (30) each
+MEM=1G NODES=2 APPEND="ZC_RACE_SECONDS=${ZC_RACE_SECONDS:-30}" \
+	"$TOP/scripts/boot.sh" ours test || true
 logs="$logs $TOP/build/logs/ours-test.log"
+
+# Data integrity at scale: a 4 GiB guest, 100 compactions
+MEM=4G NODES=2 APPEND="ZC_INTEGRITY_RUNS=100" "$TOP/scripts/boot.sh" ours scale || true
+logs="$logs $TOP/build/logs/ours-scale.log"
+
+# The whole suite again under the debug kernel (KASAN, lockdep, DEBUG_VM,
+# DEBUG_PAGEALLOC, DEBUG_LIST), with shorter races; ZC_DEBUG=0 skips it
+if [ "${ZC_DEBUG:-1}" != 0 ]; then
+	"$TOP/scripts/build.sh" debug
+	MEM=1G NODES=2 TIMEOUT=2400 APPEND="ZC_RACE_SECONDS=${ZC_DEBUG_RACE_SECONDS:-10} ZC_TEST_TIMEOUT=1200" \
+		"$TOP/scripts/boot.sh" debug test || true
+	logs="$logs $TOP/build/logs/debug-test.log"
+fi
 
 say "benchmark, small version (ours, 512 MiB)"
 "$TOP/scripts/bench-check.sh" > "$TOP/build/logs/bench-check.log" || true

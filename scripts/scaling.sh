@@ -1,0 +1,82 @@
+#!/bin/sh
+# make run SCALING=1: the cost of one full compaction of the same
+# fragmented memory by ours (compact_node on every node) and mainline
+# (compact_memory), in guests of SIZES (512M 1G 2G 4G), one node each.
+# Writes results/<ts>/scaling.{csv,md,png}; the cost should grow
+# linearly with the size of memory.
+# env: SIZES, KERNELS ("mainline ours")
+set -eu
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h|--help) sed -n '2,7p' "$0"; exit 0 ;; esac
+
+SIZES=${SIZES:-512M 1G 2G 4G}
+KERNELS=${KERNELS:-mainline ours}
+for m in $SIZES; do
+	case "$m" in 512M|1G|2G|3G|4G|6G|8G) ;;
+	*) echo "SIZES: '$m' is not one of 512M 1G 2G 3G 4G 6G 8G" >&2; exit 2 ;;
+	esac
+done
+for k in $KERNELS; do
+	case "$k" in mainline|ours) ;;
+	*) echo "KERNELS: '$k' is not mainline or ours" >&2; exit 2 ;;
+	esac
+done
+for k in $KERNELS; do "$TOP/scripts/build.sh" "$k"; done
+"$TOP/scripts/initramfs.sh"
+
+ts=$(date -u +%Y%m%d-%H%M%S)
+OUTD=$TOP/results/scaling-$ts
+mkdir -p "$OUTD"
+echo "kernel,mem_kb,seconds,migrate_scanned,free_scanned,migrated,free9_before,free9_after" > "$OUTD/scaling.csv"
+for m in $SIZES; do
+	for k in $KERNELS; do
+		say "scaling: $k, $m"
+		MEM=$m NODES=1 TIMEOUT=1800 DATA=$OUTD/$k-$m.csv LOG=$OUTD/$k-$m.log \
+			"$TOP/scripts/boot.sh" "$k" scaling >/dev/null || true
+		line=$(tr -d '\r' < "$OUTD/$k-$m.csv" | grep '^scaling,' || true)
+		[ -n "$line" ] || { say "scaling: $k $m gave no result, see $OUTD/$k-$m.log"; continue; }
+		echo "$k,${line#scaling,}" >> "$OUTD/scaling.csv"
+		grep -a 'ok 1 scaling' "$OUTD/$k-$m.log" | sed 's/^ *//' >&2 || true
+	done
+done
+
+# Table: per kernel and size; then, per kernel, scanned per MiB at the
+# largest size over that at the smallest: 1.0 is linear
+awk -F, 'NR > 1 {
+	mib = $2 / 1024; sc = $4 + $5
+	printf "| %s | %d | %.2f | %d | %d | %d | %.0f | %.4f |\n", $1, mib, $3, $4, $5, $6, sc / mib, $3 / mib * 1024
+	if (!($1 in lo) || mib < lom[$1]) { lo[$1] = sc / mib; lom[$1] = mib; lot[$1] = $3 / mib }
+	if (!($1 in hi) || mib > him[$1]) { hi[$1] = sc / mib; him[$1] = mib; hit[$1] = $3 / mib }
+}
+END {
+	print ""
+	for (k in lo)
+		printf "%s: pfns scanned per MiB at %d MiB / at %d MiB = %.2f; seconds per MiB: %.2f\n",
+			k, him[k], lom[k], hi[k] / lo[k], lot[k] > 0 ? hit[k] / lot[k] : 0
+}' "$OUTD/scaling.csv" > "$OUTD/.rows"
+{
+	echo "One full compaction of the same fragmented memory (every second page"
+	echo "of anonymous memory unmapped), one node, QEMU TCG, 2 cpus."
+	echo
+	echo "| kernel | MiB | seconds | migrate scanned | free scanned | pages migrated | pfns scanned per MiB | seconds per GiB |"
+	echo "|---|---|---|---|---|---|---|---|"
+	cat "$OUTD/.rows"
+} > "$OUTD/scaling.md"
+rm -f "$OUTD/.rows"
+
+for k in $KERNELS; do
+	awk -F, -v k="$k" '$1 == k { print $2 / 1024 "," $3 "," $4 + $5 }' "$OUTD/scaling.csv" > "$OUTD/.$k.dat"
+done
+plot() {
+	c=""
+	for k in $KERNELS; do c="$c${c:+, }'$OUTD/.$k.dat' using 1:$1 with linespoints title '$k'"; done
+	echo "$c"
+}
+gnuplot -e "set terminal png size 1100,450; set output '$OUTD/scaling.png'; set datafile separator ',';
+	set multiplot layout 1,2; set key left top; set xlabel 'guest memory (MiB)'; set grid;
+	set title 'Time of one full compaction'; set ylabel 'seconds'; plot $(plot 2);
+	set title 'Pages scanned (both scanners)'; set ylabel 'pfns'; plot $(plot 3);
+	unset multiplot" 2>&1 | grep -v '^$' >&2 || true
+rm -f "$OUTD"/.*.dat
+ln -sfn "scaling-$ts" "$TOP/results/latest-scaling"
+cat "$OUTD/scaling.md"
