@@ -119,7 +119,9 @@ static int pwrite_err(const char *path, const struct input *in)
 
 	if (fd < 0)
 		return errno;
-	if (pwrite(fd, in->s, in->len, in->off) < 0)
+	if (in->off && lseek(fd, in->off, SEEK_SET) < 0)
+		err = errno;
+	else if (write(fd, in->s, in->len) < 0)
 		err = errno;
 	close(fd);
 	return err;

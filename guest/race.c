@@ -159,6 +159,10 @@ static long work_fork(unsigned long seed)
 
 		fill(p, len, seed);
 		pid = fork();
+		for (int tries = 0; pid < 0 && errno == ENOMEM && tries < 100; tries++) {
+			usleep(10 * 1000);	/* huge pages hold the memory */
+			pid = fork();
+		}
 		if (pid < 0)
 			return -1;
 		if (!pid) {
@@ -333,7 +337,8 @@ static void race(const char *name, long (*work)(unsigned long))
 	fragment();
 	moved = zc_vmstat("compact_pages_moved");
 	stall = zc_vmstat("compact_stall");
-	target = zc_meminfo("MemFree") / 2048;	/* more than the free blocks */
+	/* More than the free blocks hold, less than all of free memory */
+	target = zc_meminfo("MemFree") * 3 / 4 / 2048;
 	frag_errors += bad;
 	pid_t comp[2], w[NR_WORKERS];
 	int i, status, failed = 0, broken = 0;
