@@ -150,6 +150,21 @@ static int watermarks_ok(char *msg, size_t len)
 	return 1;
 }
 
+/* Can a new process still start? The wait status of /bin/true, or -1 */
+static int run_true(void)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl("/bin/true", "true", NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return status;
+}
+
 /*
  * Memory full of page cache and anonymous memory, then huge pages until
  * failure: the write returns (the suite's timeout catches a deadlock),
@@ -161,10 +176,8 @@ static void test_full_memory(void)
 	char msg[128] = "zoneinfo unreadable";
 	long got;
 	int status = -1, wm;
-	pid_t pid;
-	double t;
-
 	int i, runs = 0;
+	double t;
 
 	fragment_all(f);
 	t = zc_now();
@@ -173,13 +186,7 @@ static void test_full_memory(void)
 		runs += !zc_write_long("/proc/sys/vm/compact_node", i);
 	t = zc_now() - t;
 	wm = watermarks_ok(msg, sizeof(msg));
-	pid = fork();
-	if (pid == 0) {
-		execl("/bin/true", "true", NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, &status, 0);
+	status = run_true();
 	if (got >= 0 && wm && status == 0 && runs == nodes)
 		ksft_test_result_pass("full_memory: %ld huge pages and %d compact_node runs in %.1fs, watermarks kept, exec works\n",
 				      got, runs, t);
@@ -201,7 +208,7 @@ static void test_oom(void)
 	long kills = zc_vmstat("oom_kill"), rounds = 0;
 	int status = 0, exec_status = -1, reaped = 0;
 	double t0 = zc_now();
-	pid_t hog, pid;
+	pid_t hog;
 
 	zc_write_file("/proc/self/oom_score_adj", "-1000");
 	hog = fork();
@@ -231,13 +238,7 @@ static void test_oom(void)
 		kill(hog, SIGKILL);
 		waitpid(hog, &status, 0);
 	}
-	pid = fork();
-	if (pid == 0) {
-		execl("/bin/true", "true", NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, &exec_status, 0);
+	exec_status = run_true();
 	zc_write_file("/proc/self/oom_score_adj", "0");
 	kills = zc_vmstat("oom_kill") - kills;
 	ksft_test_result(reaped && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
