@@ -6,6 +6,7 @@
  * compact_node on every node ZC_INTEGRITY_RUNS times in all (default 20;
  * every tenth run is compact_memory instead), and check every word.
  */
+#include <sys/statvfs.h>
 #include "zc.h"
 
 #define MARGIN_KB	(24 * 1024)
@@ -44,25 +45,36 @@ int main(void)
 {
 	const char *nodes_env = getenv("ZC_NODES");
 	int nodes = nodes_env ? atoi(nodes_env) : 2;
-	size_t max, n, pages[NR_REGIONS] = { 0 }, bad = 0, bytes;
+	size_t max, n, pages[NR_REGIONS] = { 0 }, bad = 0, bytes, file_max;
 	char *region[NR_REGIONS], *hole;
 	long total_kb = zc_meminfo("MemTotal"), moved;
 	int fd, r, i, runs_ok = 0;
 	int runs = atoi(getenv("ZC_INTEGRITY_RUNS") ?: "20");
+	struct statvfs fs;
 	double t;
 
 	ksft_print_header();
 	ksft_set_plan(3);
 
 	max = (size_t)total_kb * 1024 / ZC_PAGE;
+	/*
+	 * The file is sparse: a page written through the mapping that the
+	 * disk has no block for raises SIGBUS. Use at most a third of RAM
+	 * and 7/8 of the disk's free blocks, whichever is smaller.
+	 */
+	if (statvfs("/mnt", &fs))
+		ksft_exit_fail_msg("statvfs /mnt: %s\n", strerror(errno));
+	file_max = (size_t)fs.f_bavail * fs.f_frsize / ZC_PAGE / 8 * 7;
+	if (file_max > max / 3)
+		file_max = max / 3;
 	fd = open("/mnt/zc-data", O_CREAT | O_TRUNC | O_RDWR, 0644);
-	if (fd < 0 || ftruncate(fd, max / 3 * ZC_PAGE))
+	if (fd < 0 || ftruncate(fd, file_max * ZC_PAGE))
 		ksft_exit_fail_msg("cannot create /mnt/zc-data\n");
 	region[R_ANON] = mmap(NULL, max * ZC_PAGE, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	region[R_SHMEM] = mmap(NULL, max * ZC_PAGE, PROT_READ | PROT_WRITE,
 			       MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	region[R_FILE] = mmap(NULL, max / 3 * ZC_PAGE, PROT_READ | PROT_WRITE,
+	region[R_FILE] = mmap(NULL, file_max * ZC_PAGE, PROT_READ | PROT_WRITE,
 			      MAP_SHARED, fd, 0);
 	region[R_LOCKED] = mmap(NULL, max * ZC_PAGE, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -83,7 +95,7 @@ int main(void)
 			hole[n / 5 * ZC_PAGE] = 1;
 			continue;
 		}
-		if (r == R_FILE && pages[r] >= max / 3)
+		if (r == R_FILE && pages[r] >= file_max)
 			r = R_ANON;
 		fill_page(region[r] + pages[r] * ZC_PAGE, r, pages[r]);
 		pages[r]++;
@@ -137,7 +149,7 @@ int main(void)
 		ksft_test_result_fail("integrity_data: %zu of %zu words differ\n", bad, bytes / 8);
 
 	for (r = 0; r < NR_REGIONS; r++)
-		munmap(region[r], r == R_FILE ? max / 3 * ZC_PAGE : max * ZC_PAGE);
+		munmap(region[r], r == R_FILE ? file_max * ZC_PAGE : max * ZC_PAGE);
 	close(fd);
 	unlink("/mnt/zc-data");
 	ksft_finished();

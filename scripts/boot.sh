@@ -2,7 +2,7 @@
 # Stage 6: boot one variant in QEMU (TCG) and run a guest suite.
 # usage: boot.sh VARIANT SUITE
 # env: MEM (1G), SMP (2), NODES (2), TIMEOUT (seconds, 900), DISK (image,
-#      default: a fresh 512 MiB one), APPEND (extra kernel parameters),
+#      default: a fresh one of DISK_MB, 512, MiB), APPEND (extra kernel parameters),
 #      LOG (serial log, default build/logs/VARIANT-SUITE.log), DATA (file
 #      that receives the guest's second serial port, its data channel)
 # The serial console goes to stdout and to LOG.  Exit status: QEMU's, or
@@ -34,7 +34,7 @@ mkdir -p "$TOP/build/logs"
 LOG=${LOG:-$TOP/build/logs/$V-$SUITE.log}
 if [ -z "${DISK:-}" ]; then
 	DISK=$TOP/build/disk-$V-$SUITE.img
-	"$TOP/scripts/disk.sh" "$DISK" 512
+	"$TOP/scripts/disk.sh" "$DISK" "${DISK_MB:-512}"
 fi
 
 # Node n gets the memory backend m<n> and CPUs n, n+NODES, ...

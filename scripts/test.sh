@@ -22,7 +22,8 @@ MEM=1G NODES=2 APPEND="ZC_RACE_SECONDS=${ZC_RACE_SECONDS:-20}" \
 logs="$logs $TOP/build/logs/ours-test.log"
 
 # Data integrity at scale: a 4 GiB guest, 100 compactions
-MEM=4G NODES=2 APPEND="ZC_INTEGRITY_RUNS=100" "$TOP/scripts/boot.sh" ours scale || true
+MEM=4G NODES=2 DISK_MB=2048 APPEND="ZC_INTEGRITY_RUNS=100" \
+	"$TOP/scripts/boot.sh" ours scale || true
 logs="$logs $TOP/build/logs/ours-scale.log"
 
 # The suite again under the debug kernel (KASAN, lockdep, DEBUG_VM,
