@@ -9,7 +9,7 @@
  *   read from /proc/self/pagemap, stay the same); with 1 it moves them,
  *   their data intact, and order-9 blocks appear;
  * - with 0, repeated order-9 attempts are deferred for longer and longer
- *   (exponential backoff); an order-3 allocation made while order 9 is
+ *   (exponential backoff); an order-8 allocation made while order 9 is
  *   deferred still compacts (order-aware deferral); after a quiet spell,
  *   or once compaction succeeds at order 9, the next failure pauses only
  *   briefly again.
@@ -190,19 +190,25 @@ static void test_exponential(void)
 }
 
 /*
- * Pipes of 2 MiB: each one holds an order-3 allocation (the array of its
- * 512 pipe_buffers). They stay open until pipes_close().
+ * A pipe of 64 MiB needs one order-8 allocation, the array of its 16384
+ * pipe_buffers (640 KiB, a kmalloc_large()). Order 8 is below the order
+ * that is deferred and free blocks of it are rare in memory mlocked every
+ * second frame, so a handful of these pipes use them up and the next one
+ * must compact. They stay open until pipes_close().
  */
-static int pipe_fds[2 * 4096];
+#define PIPE_BYTES	(64 << 20)
+#define MAX_PIPES	256
+
+static int pipe_fds[2 * MAX_PIPES];
 static int nr_pipes;
 
 static int pipe_open(void)
 {
 	int *fd = pipe_fds + 2 * nr_pipes;
 
-	if (nr_pipes == 4096 || pipe(fd))
+	if (nr_pipes == MAX_PIPES || pipe(fd))
 		return -1;
-	if (fcntl(fd[1], F_SETPIPE_SZ, 2 << 20) < 0) {
+	if (fcntl(fd[1], F_SETPIPE_SZ, PIPE_BYTES) < 0) {
 		close(fd[0]);
 		close(fd[1]);
 		return -1;
@@ -220,23 +226,12 @@ static void pipes_close(void)
 	}
 }
 
-/* Free pages in blocks of order 3 or more, all nodes */
-static unsigned long order3_free(void)
-{
-	struct zc_buddy b;
-
-	if (zc_read_buddyinfo(&b) <= 0)
-		return 0;
-	return zc_free_at_least(&b, -1, 3);
-}
-
 /*
  * Open pipes until one of them needs a compaction; returns compact_stall's
  * increase. Compaction of mlocked pages is allowed meanwhile, so that it
- * can succeed: the allocation has no __GFP_NORETRY, and failing would
- * mean the OOM killer.
+ * can succeed.
  */
-static long order3_stalls(void)
+static long order8_stalls(void)
 {
 	long stall = zc_vmstat("compact_stall");
 
@@ -245,27 +240,6 @@ static long order3_stalls(void)
 		;
 	zc_write_long(UNEVICTABLE, 0);
 	return zc_vmstat("compact_stall") - stall;
-}
-
-/*
- * Use up most free blocks of order 3 or more (both nodes: the allocation
- * falls back to node 1 before it compacts), so that few order-3
- * allocations are left to make while order 9 is deferred. Stop at 16
- * blocks left, or at a compaction. The pipes stay open.
- */
-static void order3_prepare(void)
-{
-	struct rlimit files = { 16384, 16384 };
-	long stall = zc_vmstat("compact_stall");
-
-	setrlimit(RLIMIT_NOFILE, &files);
-	zc_write_long(UNEVICTABLE, 1);	/* as in order3_stalls() */
-	while (order3_free() > 16 * 8 && zc_vmstat("compact_stall") == stall &&
-	       !pipe_open())
-		;
-	zc_write_long(UNEVICTABLE, 0);
-	ksft_print_msg("%d pipes opened, %lu pages left in free blocks of order >= 3\n",
-		       nr_pipes, order3_free());
 }
 
 /* Attempt order 9 until one compacts (and fails): a pause begins now */
@@ -283,30 +257,28 @@ static long fresh_pause(void)
 
 static void test_order_aware(void)
 {
-	long deferred = 0, deferred2 = 0, stall9, stall9b, stall3, waited;
-	int before = nr_pipes;
+	long deferred = 0, deferred2 = 0, stall9, stall9b, stall8, waited;
 	double t0, ms;
 
 	/*
 	 * A failure has just paused order 9 for 1.28s (the pause is at its
 	 * longest after test_exponential): an attempt is counted deferred,
-	 * not compacted. The order-3 allocations that follow must compact
-	 * all the same, and a second order-9 attempt after them must still
-	 * be deferred: order 9's pause was in force while order 3 compacted,
-	 * and order 3's success did not end it.
+	 * not compacted. The order-8 allocations that follow must compact
+	 * all the same, and an order-9 attempt after them must still be
+	 * deferred: order 9's pause was in force while order 8 compacted,
+	 * and order 8's success did not end it.
 	 */
 	waited = fresh_pause();
 	t0 = zc_now();
 	stall9 = attempt9(&deferred);
-	stall3 = order3_stalls();
+	stall8 = order8_stalls();
 	stall9b = attempt9(&deferred2);
 	ms = (zc_now() - t0) * 1000;
-	ksft_print_msg("pause began after %ld attempts; order 9: deferred +%ld, stall +%ld; %d more pipes: compact_stall +%ld; order 9 again: deferred +%ld, stall +%ld; %.0f ms\n",
-		       waited, deferred, stall9, nr_pipes - before, stall3,
-		       deferred2, stall9b, ms);
-	ksft_test_result(deferred > 0 && !stall9 && stall3 > 0 && deferred2 > 0 && !stall9b,
-			 "deferral_order_aware: order 9 deferred (+%ld, %ld compactions), then order 3 compacts (compact_stall +%ld after %d allocations), then order 9 still deferred (+%ld, %ld compactions), in %.0f ms\n",
-			 deferred, stall9, stall3, nr_pipes - before, deferred2, stall9b, ms);
+	ksft_print_msg("pause began after %ld attempts; order 9: deferred +%ld, stall +%ld; %d pipes of 64 MiB: compact_stall +%ld; order 9 again: deferred +%ld, stall +%ld; %.0f ms\n",
+		       waited, deferred, stall9, nr_pipes, stall8, deferred2, stall9b, ms);
+	ksft_test_result(deferred > 0 && !stall9 && stall8 > 0 && deferred2 > 0 && !stall9b,
+			 "deferral_order_aware: order 9 deferred (+%ld, %ld compactions), then order 8 compacts (compact_stall +%ld after %d allocations), then order 9 still deferred (+%ld, %ld compactions), in %.0f ms\n",
+			 deferred, stall9, stall8, nr_pipes, deferred2, stall9b, ms);
 	pipes_close();
 }
 
@@ -395,7 +367,6 @@ int main(void)
 	zc_set_hugepages(100000);
 	zc_write_long(THRESHOLD, threshold);
 
-	order3_prepare();
 	test_exponential();
 	test_order_aware();
 	test_quiet_resets();
