@@ -2,7 +2,7 @@
 # make test: tree, series, build ours, initramfs, host checks, boot ours
 # with the guest suite, a 4 GiB integrity run, the suite again on the
 # debug kernel, the small benchmark, report.  Ends with "N passed, N failed".
-# env: ZC_RACE_SECONDS (20), ZC_DEBUG_RACE_SECONDS (10), ZC_DEBUG=0|full
+# env: ZC_RACE_SECONDS (12), ZC_DEBUG_RACE_SECONDS (10), ZC_DEBUG=0|full
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) sed -n '2,5p' "$0"; exit 0 ;; esac
@@ -16,8 +16,8 @@ say "host checks"
 cat "$TOP/build/logs/host.log"
 logs="$TOP/build/logs/host.log"
 
-# The whole suite on ours, races of ZC_RACE_SECONDS (20) each
-MEM=1G NODES=2 APPEND="ZC_RACE_SECONDS=${ZC_RACE_SECONDS:-20}" \
+# The whole suite on ours, races of ZC_RACE_SECONDS (12) each
+MEM=1G NODES=2 APPEND="ZC_RACE_SECONDS=${ZC_RACE_SECONDS:-12}" \
 	"$TOP/scripts/boot.sh" ours test || true
 logs="$logs $TOP/build/logs/ours-test.log"
 
