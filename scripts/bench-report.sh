@@ -140,7 +140,7 @@ for k in $KERNELS; do
 		}' > "$D/.$k-$when.map"
 	done
 	gp "set terminal png size 1000,520; set output '$D/map-$k.png';
-		set multiplot layout 1,2 title 'Pageblocks of $k (one cell = 2 MiB): white hole, green free, blue huge page, yellow movable, orange slab, red other kernel, black reserved';
+		set multiplot layout 1,2 title \"Pageblocks of $k (one cell = 2 MiB)\\nwhite hole, green free, blue huge page, yellow movable, orange slab, red other kernel, black reserved\";
 		set palette defined (0 'white', 1 '#2ca02c', 2 '#1f77b4', 3 '#ffd92f', 4 '#ff7f0e', 5 '#d62728', 6 'black');
 		set cbrange [-0.5:6.5]; set palette maxcolors 7; unset colorbox; unset key; set yrange [*:*] reverse;
 		set title 'before allocation'; plot '$D/.$k-before.map' matrix with image;

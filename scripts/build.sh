@@ -30,10 +30,14 @@ say "$V: building bzImage (-j$JOBS, CC='$CC', log $LOG)"
 t0=$(date +%s)
 make -C "$TREE" O="$OUT" CC="$CC" -j"$JOBS" bzImage >"$LOG" 2>&1 &
 pid=$!
+# Progress every 20s; a build with nothing to do ends within 2s
+n=0
 while kill -0 $pid 2>/dev/null; do
-	sleep 20
+	sleep 2
+	n=$((n + 1))
 	kill -0 $pid 2>/dev/null || break
-	say "$V: building... $(( $(date +%s) - t0 ))s, $(grep -c '^  CC' "$LOG" || true) files compiled"
+	[ $((n % 10)) -eq 0 ] &&
+		say "$V: building... $(( $(date +%s) - t0 ))s, $(grep -c '^  CC' "$LOG" || true) files compiled"
 done
 if ! wait $pid; then
 	grep -m5 -E 'error|Error' "$LOG" >&2 || tail -20 "$LOG" >&2
