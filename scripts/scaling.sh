@@ -52,7 +52,7 @@ END {
 	print ""
 	for (k in lo)
 		printf "%s: pfns scanned per MiB at %d MiB / at %d MiB = %.2f; seconds per MiB: %.2f\n",
-			k, him[k], lom[k], hi[k] / lo[k], lot[k] > 0 ? hit[k] / lot[k] : 0
+			k, him[k], lom[k], hi[k] / lo[k], (lot[k] > 0 ? hit[k] / lot[k] : 0)
 }' "$OUTD/scaling.csv" > "$OUTD/.rows"
 {
 	echo "One full compaction of the same fragmented memory (every second page"
