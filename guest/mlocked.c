@@ -170,13 +170,32 @@ static int compaction_times(double secs, double *t, int max, long *attempts)
 	return n;
 }
 
+/* On a failure: node 0's free HighAtomic pages and its pageblock types */
+static void print_reserves(void)
+{
+	static char buf[16384];
+	char *line, *save;
+
+	if (zc_read_file("/proc/pagetypeinfo", buf, sizeof(buf)) <= 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, "Number of blocks") || !strncmp(line, "Node 0,", 7) ||
+		    (!strncmp(line, "Node    0,", 10) && strstr(line, "HighAtomic")))
+			ksft_print_msg("%s\n", line);
+}
+
 static void test_exponential(void)
 {
+	long s0 = zc_vmstat("compact_success"), f0 = zc_vmstat("compact_fail");
+	long h0 = zc_read_long(NODE0_HUGE), free0 = zc_node_meminfo(0, "MemFree");
 	double t[64];
 	long attempts;
 	int n, i;
 
 	n = compaction_times(4.0, t, 64, &attempts);
+	ksft_print_msg("in 4s: compact_success +%ld, compact_fail +%ld, node 0 huge pages %ld -> %ld, MemFree %ld -> %ld kB\n",
+		       zc_vmstat("compact_success") - s0, zc_vmstat("compact_fail") - f0,
+		       h0, zc_read_long(NODE0_HUGE), free0, zc_node_meminfo(0, "MemFree"));
 	for (i = 1; i < n && i < 12; i++)
 		ksft_print_msg("compaction %d at %.3fs, %.0f ms after the one before\n",
 			       i + 1, t[i], (t[i] - t[i - 1]) * 1000);
@@ -187,6 +206,8 @@ static void test_exponential(void)
 		ksft_test_result_fail("deferral_exponential: %ld attempts in 4s, %d compactions (want >= 4, <= attempts/4), pauses %.0f ms then %.0f ms (want the last >= 4x the first)\n",
 				      attempts, n, n > 1 ? (t[1] - t[0]) * 1000 : 0,
 				      n > 1 ? (t[n - 1] - t[n - 2]) * 1000 : 0);
+	if (n < 4 || n * 4 > attempts)
+		print_reserves();
 }
 
 /*
