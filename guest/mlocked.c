@@ -187,6 +187,8 @@ static void print_reserves(void)
 static void test_exponential(void)
 {
 	long s0 = zc_vmstat("compact_success"), f0 = zc_vmstat("compact_fail");
+	long m0 = zc_vmstat("compact_migrate_scanned"), fs0 = zc_vmstat("compact_free_scanned");
+	long p0 = zc_vmstat("compact_pages_moved"), r0 = zc_vmstat("pgsteal_direct");
 	long h0 = zc_read_long(NODE0_HUGE), free0 = zc_node_meminfo(0, "MemFree");
 	double t[64];
 	long attempts;
@@ -196,6 +198,9 @@ static void test_exponential(void)
 	ksft_print_msg("in 4s: compact_success +%ld, compact_fail +%ld, node 0 huge pages %ld -> %ld, MemFree %ld -> %ld kB\n",
 		       zc_vmstat("compact_success") - s0, zc_vmstat("compact_fail") - f0,
 		       h0, zc_read_long(NODE0_HUGE), free0, zc_node_meminfo(0, "MemFree"));
+	ksft_print_msg("in 4s: migrate scanned +%ld, free scanned +%ld, pages moved +%ld, pgsteal_direct +%ld\n",
+		       zc_vmstat("compact_migrate_scanned") - m0, zc_vmstat("compact_free_scanned") - fs0,
+		       zc_vmstat("compact_pages_moved") - p0, zc_vmstat("pgsteal_direct") - r0);
 	for (i = 1; i < n && i < 12; i++)
 		ksft_print_msg("compaction %d at %.3fs, %.0f ms after the one before\n",
 			       i + 1, t[i], (t[i] - t[i - 1]) * 1000);
