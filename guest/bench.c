@@ -96,6 +96,9 @@ static long walk(const char *dir)
 	return n;
 }
 
+/* Blocks counted in the limit by their LRU pages, in fifths of 512 */
+static long used_hist[6];
+
 /*
  * One letter per pageblock from /proc/kpageflags: R reserved, S slab,
  * U other kernel memory, H huge page, M movable (LRU pages and free
@@ -112,6 +115,7 @@ static long pageblock_map(char *map, long max_blocks, long *limit)
 	int fd = open("/proc/kpageflags", O_RDONLY);
 
 	*limit = 0;
+	memset(used_hist, 0, sizeof(used_hist));
 	if (fd < 0)
 		return -1;
 	while (blocks < max_blocks &&
@@ -151,8 +155,10 @@ static long pageblock_map(char *map, long max_blocks, long *limit)
 			map[blocks] = 'M';
 		else
 			map[blocks] = 'F';
-		if (strchr("MF", map[blocks]))
+		if (strchr("MF", map[blocks])) {
 			(*limit)++;
+			used_hist[lru * 5 / 512]++;
+		}
 		blocks++;
 	}
 	close(fd);
@@ -166,6 +172,7 @@ int main(int argc, char **argv)
 	long total_kb = zc_meminfo("MemTotal");
 	long nr_files = total_kb * 2 / (FILE_PAGES * 4);
 	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree;
+	long blocks_moved0, migrate_fail0;
 	long c0[NR_COUNTERS], c1[NR_COUNTERS];
 	struct zc_buddy b;
 	double t, t_fill;
@@ -224,12 +231,17 @@ int main(int argc, char **argv)
 	blocks = pageblock_map(map, sizeof(map) - 1, &limit);
 	fprintf(out, "meta,prefree,%ld\nlimit,%ld,%ld\nmap,before,%s\n", prefree, limit,
 		blocks, map);
+	ksft_print_msg("bench: blocks in the limit by LRU pages: %ld <103, %ld <205, %ld <308, %ld <410, %ld <512, %ld 512\n",
+		       used_hist[0], used_hist[1], used_hist[2], used_hist[3],
+		       used_hist[4], used_hist[5]);
 	if (blocks > 0)
 		ksft_test_result_pass("bench_limit: %ld of %ld pageblocks free or movable, %ld free huge pages\n",
 				      limit, blocks, prefree);
 	else
 		ksft_test_result_fail("bench_limit: cannot read /proc/kpageflags\n");
 
+	blocks_moved0 = zc_vmstat("compact_blocks_moved");
+	migrate_fail0 = zc_vmstat("pgmigrate_fail");
 	/* Allocate: steps of 5% of RAM until a step gains nothing */
 	step = total_kb / 20 / 2048;
 	fprintf(out, "meta,step,%ld\n", step);
@@ -261,6 +273,16 @@ int main(int argc, char **argv)
 	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%ld\ndone\n",
 		map, prev, first_fail);
 	fclose(out);
+	/*
+	 * Where the moves went: pageblocks pages were moved out of (ours
+	 * counts them) against huge pages obtained, and pages that would
+	 * not migrate, each of which keeps its block from merging.
+	 */
+	if (blocks_moved0 >= 0)
+		ksft_print_msg("bench: allocation phase: pages moved out of %ld pageblocks\n",
+			       zc_vmstat("compact_blocks_moved") - blocks_moved0);
+	ksft_print_msg("bench: allocation phase: %ld pages failed to migrate\n",
+		       zc_vmstat("pgmigrate_fail") - migrate_fail0);
 	if (prev > prefree)
 		ksft_test_result_pass("bench_alloc: %ld huge pages, %ld were free before, %d steps\n",
 				      prev, prefree, steps);
