@@ -96,9 +96,6 @@ static long walk(const char *dir)
 	return n;
 }
 
-/* Blocks counted in the limit by their LRU pages, in fifths of 512 */
-static long used_hist[6];
-
 /*
  * One letter per pageblock from /proc/kpageflags: R reserved, S slab,
  * U other kernel memory, H huge page, M movable (LRU pages and free
@@ -107,15 +104,16 @@ static long used_hist[6];
  * into huge pages. Pages with no flags at all are counted as free (the
  * tails of free buddy blocks look like that; so would a few kernel
  * allocations, which can only make the limit higher, never lower).
+ * @hist, if not NULL, counts the blocks of the limit by the LRU pages
+ * they hold, in fifths of a block (hist[5]: all 512).
  */
-static long pageblock_map(char *map, long max_blocks, long *limit)
+static long pageblock_map(char *map, long max_blocks, long *limit, long *hist)
 {
 	static unsigned long long flags[512];
 	long blocks = 0;
 	int fd = open("/proc/kpageflags", O_RDONLY);
 
 	*limit = 0;
-	memset(used_hist, 0, sizeof(used_hist));
 	if (fd < 0)
 		return -1;
 	while (blocks < max_blocks &&
@@ -157,7 +155,8 @@ static long pageblock_map(char *map, long max_blocks, long *limit)
 			map[blocks] = 'F';
 		if (strchr("MF", map[blocks])) {
 			(*limit)++;
-			used_hist[lru * 5 / 512]++;
+			if (hist)
+				hist[lru * 5 / 512]++;
 		}
 		blocks++;
 	}
@@ -172,7 +171,7 @@ int main(int argc, char **argv)
 	long total_kb = zc_meminfo("MemTotal");
 	long nr_files = total_kb * 2 / (FILE_PAGES * 4);
 	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree;
-	long blocks_moved0, migrate_fail0;
+	long blocks_moved0, migrate_fail0, hist[6] = { 0 };
 	long c0[NR_COUNTERS], c1[NR_COUNTERS];
 	struct zc_buddy b;
 	double t, t_fill;
@@ -228,12 +227,11 @@ int main(int argc, char **argv)
 	/* Just before the allocation phase: free lists, map and limit */
 	zc_read_buddyinfo(&b);
 	prefree = zc_free_at_least(&b, -1, ZC_HPAGE_ORDER) >> ZC_HPAGE_ORDER;
-	blocks = pageblock_map(map, sizeof(map) - 1, &limit);
+	blocks = pageblock_map(map, sizeof(map) - 1, &limit, hist);
 	fprintf(out, "meta,prefree,%ld\nlimit,%ld,%ld\nmap,before,%s\n", prefree, limit,
 		blocks, map);
 	ksft_print_msg("bench: blocks in the limit by LRU pages: %ld <103, %ld <205, %ld <308, %ld <410, %ld <512, %ld 512\n",
-		       used_hist[0], used_hist[1], used_hist[2], used_hist[3],
-		       used_hist[4], used_hist[5]);
+		       hist[0], hist[1], hist[2], hist[3], hist[4], hist[5]);
 	if (blocks > 0)
 		ksft_test_result_pass("bench_limit: %ld of %ld pageblocks free or movable, %ld free huge pages\n",
 				      limit, blocks, prefree);
@@ -269,7 +267,7 @@ int main(int argc, char **argv)
 		}
 		prev = got;
 	}
-	blocks = pageblock_map(map, sizeof(map) - 1, &limit);
+	blocks = pageblock_map(map, sizeof(map) - 1, &limit, NULL);
 	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%ld\ndone\n",
 		map, prev, first_fail);
 	fclose(out);
