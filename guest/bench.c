@@ -12,8 +12,16 @@
  *   limit,<blocks free or movable>,<pageblocks>
  *   map,<before|after>,<one letter per pageblock>
  *   step,<n>,<requested>,<obtained>,<ms>,<counter deltas ...>
+ *   fill,<counter deltas from the start to the allocation phase>
+ *   whole,<counter deltas from the start to the end of the run>
+ *
+ * The counters are those of counters[] in that order; one this kernel
+ * does not have is an empty field, never a zero. The whole-run deltas
+ * include what background compaction (kcompactd, proactive compaction)
+ * did during the fill and between the steps.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -29,18 +37,32 @@ static const char * const counters[] = {
 	"pgsteal_kswapd", "pgsteal_direct", "pgscan_kswapd", "pgscan_direct",
 	"compact_stall", "compact_fail", "compact_success", "pgmigrate_success",
 	"compact_migrate_scanned", "compact_free_scanned", "compact_deferred",
+	"compact_daemon_wake", "compact_daemon_migrate_scanned",
+	"compact_daemon_free_scanned",
 };
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
 
+/* -1: the counter does not exist on this kernel */
 static void read_counters(long *v)
 {
 	size_t i;
 
-	for (i = 0; i < NR_COUNTERS; i++) {
+	for (i = 0; i < NR_COUNTERS; i++)
 		v[i] = zc_vmstat(counters[i]);
-		if (v[i] < 0)
-			v[i] = 0;	/* the counter does not exist here */
+}
+
+/* The deltas c1 - c0 as CSV fields, an empty one for a missing counter */
+static void print_deltas(const long *c0, const long *c1)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COUNTERS; i++) {
+		if (c0[i] < 0 || c1[i] < 0)
+			fprintf(out, ",");
+		else
+			fprintf(out, ",%ld", c1[i] - c0[i]);
 	}
+	fprintf(out, "\n");
 }
 
 static void path_of(char *buf, size_t len, long i)
@@ -172,12 +194,13 @@ int main(int argc, char **argv)
 	long nr_files = total_kb * 2 / (FILE_PAGES * 4);
 	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree;
 	long blocks_moved0, migrate_fail0, hist[6] = { 0 };
-	long c0[NR_COUNTERS], c1[NR_COUNTERS];
+	long c0[NR_COUNTERS], c1[NR_COUNTERS], start[NR_COUNTERS], alloc0[NR_COUNTERS];
+	const char *proactive = getenv("ZC_PROACTIVENESS");
 	struct zc_buddy b;
 	double t, t_fill;
 	char path[64];
 	int i, w, steps = 0, bad = 0;
-	size_t k;
+	pid_t pids[WRITERS];
 
 	ksft_print_header();
 	ksft_set_plan(3);
@@ -188,6 +211,14 @@ int main(int argc, char **argv)
 	fprintf(out, "meta,mem_kb,%ld\nmeta,files,%ld\nmeta,writers,%d\nmeta,file_kb,%d\n",
 		total_kb, nr_files, WRITERS, FILE_PAGES * 4);
 	fprintf(out, "meta,kernel,%s\n", getenv("ZC_VARIANT") ? getenv("ZC_VARIANT") : "?");
+	/* ZC_PROACTIVENESS: mainline's proactive compaction for this run */
+	if (proactive &&
+	    zc_write_file("/proc/sys/vm/compaction_proactiveness", proactive))
+		ksft_exit_fail_msg("cannot set compaction_proactiveness to %s\n",
+				   proactive);
+	fprintf(out, "meta,proactiveness,%ld\n",
+		zc_read_long("/proc/sys/vm/compaction_proactiveness"));
+	read_counters(start);
 
 	/* Fill: WRITERS writers in parallel, 2x RAM in 512 KiB files */
 	mkdir(ROOT, 0755);
@@ -198,14 +229,28 @@ int main(int argc, char **argv)
 	ksft_print_msg("bench: writing %ld files of %d KiB with %d writers\n",
 		       nr_files, FILE_PAGES * 4, WRITERS);
 	t = zc_now();
-	for (w = 0; w < WRITERS; w++)
-		if (fork() == 0)
+	for (w = 0; w < WRITERS; w++) {
+		pids[w] = fork();
+		if (pids[w] == 0)
 			writer(w, nr_files);
+		if (pids[w] < 0) {
+			int err = errno;
+
+			/* Stop the writers already started, by their own pids only */
+			while (w--) {
+				kill(pids[w], SIGKILL);
+				waitpid(pids[w], NULL, 0);
+			}
+			ksft_exit_fail_msg("fork: %s\n", strerror(err));
+		}
+	}
 	for (w = 0; w < WRITERS; w++) {
 		int status;
 
-		wait(&status);
-		bad += !WIFEXITED(status) || WEXITSTATUS(status);
+		if (waitpid(pids[w], &status, 0) != pids[w])
+			bad++;
+		else
+			bad += !WIFEXITED(status) || WEXITSTATUS(status);
 	}
 	sync();
 	t_fill = zc_now() - t;
@@ -238,6 +283,9 @@ int main(int argc, char **argv)
 	else
 		ksft_test_result_fail("bench_limit: cannot read /proc/kpageflags\n");
 
+	read_counters(alloc0);
+	fprintf(out, "fill");
+	print_deltas(start, alloc0);
 	blocks_moved0 = zc_vmstat("compact_blocks_moved");
 	migrate_fail0 = zc_vmstat("pgmigrate_fail");
 	/* Allocate: steps of 5% of RAM until a step gains nothing */
@@ -254,9 +302,7 @@ int main(int argc, char **argv)
 		read_counters(c1);
 		steps++;
 		fprintf(out, "step,%d,%ld,%ld,%.0f", steps, want, got, ms);
-		for (k = 0; k < NR_COUNTERS; k++)
-			fprintf(out, ",%ld", c1[k] - c0[k]);
-		fprintf(out, "\n");
+		print_deltas(c0, c1);
 		ksft_print_msg("bench: step %d: %ld of %ld huge pages, %.0f ms\n",
 			       steps, got, want, ms);
 		if (got < want && first_fail < 0)
@@ -267,6 +313,9 @@ int main(int argc, char **argv)
 		}
 		prev = got;
 	}
+	read_counters(c1);
+	fprintf(out, "whole");
+	print_deltas(start, c1);
 	blocks = pageblock_map(map, sizeof(map) - 1, &limit, NULL);
 	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%ld\ndone\n",
 		map, prev, first_fail);

@@ -308,18 +308,39 @@ static void test_order_aware(void)
 	pipes_close();
 }
 
-/* After a quiet spell as long as the longest pause, failures start over */
+/* Attempt order 9 until one is deferred (at most 3s); that one's count */
+static long deferred_now(void)
+{
+	double t0 = zc_now();
+	long deferred = 0;
+
+	while (attempt9(&deferred) >= 0 && !deferred && zc_now() - t0 < 3.0)
+		usleep(2000);
+	return deferred;
+}
+
+/*
+ * After a quiet spell as long as the longest pause, failures start over.
+ * Order 9 must first be seen deferred (else a kernel that never defers
+ * would pass), and the failing attempts after the spell must still be
+ * deferred between their compactions: short pauses, not none.
+ */
 static void test_quiet_resets(void)
 {
-	long attempts;
+	long attempts, before, d0, during;
 	double t[8];
 	int n;
 
-	usleep(2700 * 1000);	/* the longest pause, then as long again */
+	before = deferred_now();
+	/* A pause is at most 1.28s: it and a quiet spell as long are over */
+	usleep(2700 * 1000);
+	d0 = zc_vmstat("compact_deferred");
 	n = compaction_times(0.6, t, 8, &attempts);
-	ksft_test_result(n >= 3,
-			 "deferral_quiet_resets: after 2.7s without attempts, %d compactions in 0.6s of failing attempts (want >= 3: 20, 40, 80 ms pauses)\n",
-			 n);
+	during = d0 < 0 || zc_vmstat("compact_deferred") < 0 ? -1 :
+		 zc_vmstat("compact_deferred") - d0;
+	ksft_test_result(before > 0 && n >= 3 && during > 0,
+			 "deferral_quiet_resets: order 9 deferred before (+%ld, want > 0); after 2.7s without attempts, %d compactions in 0.6s of %ld failing attempts (want >= 3: 20, 40, 80 ms pauses), %ld deferred between them (want > 0)\n",
+			 before, n, attempts, during);
 }
 
 static void test_success_resets(void)
@@ -328,10 +349,13 @@ static void test_success_resets(void)
 	double t[8];
 	int n;
 
-	long s0, s1, s2, d1, d2;
+	long s0, s1, s2, d0, d1, d2, pre;
 
-	/* Failures until the pause is the longest, 1.28s */
+	/* Failures until the pause is the longest, 1.28s: deferred meanwhile */
+	d0 = zc_vmstat("compact_deferred");
 	compaction_times(3.0, t, 8, &attempts);
+	pre = d0 < 0 || zc_vmstat("compact_deferred") < 0 ? -1 :
+	      zc_vmstat("compact_deferred") - d0;
 	zc_write_long(UNEVICTABLE, 1);
 	/* Past that pause, but not a quiet spell (2.56s) */
 	usleep(1350 * 1000);
@@ -348,9 +372,14 @@ static void test_success_resets(void)
 	ksft_print_msg("allowed=1: node 0 huge pages -> %ld, compact_success +%ld; then allowed=0: %d compactions in 0.6s (%ld attempts, stall +%ld, deferred +%ld)\n",
 		       got, s1 - s0, n, attempts,
 		       zc_vmstat("compact_stall") - s2, d2 - d1);
-	ksft_test_result(s1 > s0 && n >= 2,
-			 "deferral_success_resets: compaction of mlocked pages succeeded (compact_success +%ld); afterwards %d compactions in 0.6s (want >= 2)\n",
-			 s1 - s0, n);
+	/*
+	 * Deferral must be seen at work before the success (else a kernel
+	 * that never defers would pass) and after it (short pauses, not
+	 * none: the failing attempts between the compactions are deferred).
+	 */
+	ksft_test_result(pre > 0 && s0 >= 0 && s1 > s0 && n >= 2 && d1 >= 0 && d2 > d1,
+			 "deferral_success_resets: %ld attempts deferred before (want > 0); compaction of mlocked pages succeeded (compact_success +%ld); afterwards %d compactions in 0.6s (want >= 2), %ld attempts deferred between them (want > 0)\n",
+			 pre, s1 - s0, n, d1 < 0 || d2 < 0 ? -1 : d2 - d1);
 }
 
 int main(void)

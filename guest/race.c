@@ -273,14 +273,22 @@ static void hugepage_loop(long target)
 	_exit(0);
 }
 
+/*
+ * A child running @fn(@arg) until the alarm; its pid, or -1 if fork()
+ * failed: the caller must not wait for (or signal) a -1 pid, which would
+ * reap (or hit) any child at all.
+ */
 static pid_t spawn(void (*fn)(long), long arg)
 {
 	pid_t pid = fork();
 
+	if (pid < 0)
+		ksft_print_msg("fork: %s\n", strerror(errno));
 	if (!pid) {
 		signal(SIGALRM, on_alarm);
 		alarm(seconds);
 		fn(arg);
+		_exit(2);
 	}
 	return pid;
 }
@@ -308,6 +316,8 @@ static void fragment(void)
 
 	frag = map(n * ZC_PAGE);
 	frag_len = n * ZC_PAGE;
+	if (!hole || !frag)
+		ksft_exit_fail_msg("cannot map the fragmenter: %s\n", strerror(errno));
 	for (i = 0; i < n; i++) {
 		hole[i * ZC_PAGE] = 1;
 		fill(frag + i * ZC_PAGE, ZC_PAGE, i);
@@ -341,7 +351,7 @@ static void race(const char *name, long (*work)(unsigned long))
 	target = zc_meminfo("MemFree") * 3 / 4 / 2048;
 	frag_errors += bad;
 	pid_t comp[2], w[NR_WORKERS];
-	int i, status, failed = 0, broken = 0;
+	int i, status, failed = 0, broken = 0, compactors = 0;
 	double t0 = zc_now();
 
 	current_work = work;
@@ -350,7 +360,7 @@ static void race(const char *name, long (*work)(unsigned long))
 	for (i = 0; i < NR_WORKERS; i++)
 		w[i] = spawn(worker_fn, 1000 * (i + 1));
 	for (i = 0; i < NR_WORKERS; i++) {
-		if (waitpid(w[i], &status, 0) != w[i] || !WIFEXITED(status))
+		if (w[i] < 0 || waitpid(w[i], &status, 0) != w[i] || !WIFEXITED(status))
 			broken++;
 		else if (WEXITSTATUS(status) == 1)
 			failed++;
@@ -358,13 +368,17 @@ static void race(const char *name, long (*work)(unsigned long))
 			broken++;
 	}
 	for (i = 0; i < 2; i++)
-		waitpid(comp[i], &status, 0);
+		compactors += comp[i] > 0 && waitpid(comp[i], &status, 0) == comp[i];
 	zc_set_hugepages(0);
-	moved = zc_vmstat("compact_pages_moved") - moved;
-	stall = zc_vmstat("compact_stall") - stall;
-	ksft_test_result(!failed && !broken && moved > 0 && stall > 0,
-			 "race_%s: %.0fs, %d of %d workers saw wrong data, %d could not run; compact_pages_moved +%ld, compact_stall +%ld (want > 0)\n",
-			 name, zc_now() - t0, failed, NR_WORKERS, broken, moved, stall);
+	/* A missing counter fails the race: -1 - -1 would read as 0 */
+	moved = moved < 0 || zc_vmstat("compact_pages_moved") < 0 ? -1 :
+		zc_vmstat("compact_pages_moved") - moved;
+	stall = stall < 0 || zc_vmstat("compact_stall") < 0 ? -1 :
+		zc_vmstat("compact_stall") - stall;
+	ksft_test_result(!failed && !broken && compactors == 2 && moved > 0 && stall > 0,
+			 "race_%s: %.0fs, %d of %d workers saw wrong data, %d could not run; %d of 2 compactors ran; compact_pages_moved +%ld, compact_stall +%ld (want > 0)\n",
+			 name, zc_now() - t0, failed, NR_WORKERS, broken, compactors, moved,
+			 stall);
 }
 
 int main(void)

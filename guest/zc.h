@@ -155,18 +155,12 @@ static inline unsigned long zc_free_at_least(const struct zc_buddy *b, int node,
 	return pages;
 }
 
-/*
- * Value of the line "<name><sep> value" of a /proc file of such lines,
- * -1 if absent.
- */
-static inline long zc_keyed_value(const char *path, const char *name, char sep)
+/* Value of the line "<name><sep> value" of @text, -1 if absent */
+static inline long zc_keyed_in(const char *text, const char *name, char sep)
 {
-	static char buf[16384];
 	size_t len = strlen(name);
-	char *p = buf;
+	const char *p = text;
 
-	if (zc_read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
 	while (p && *p) {
 		if (!strncmp(p, name, len) && p[len] == sep)
 			return strtol(p + len + 1, NULL, 10);
@@ -177,10 +171,44 @@ static inline long zc_keyed_value(const char *path, const char *name, char sep)
 	return -1;
 }
 
+/*
+ * Value of the line "<name><sep> value" of a /proc file of such lines,
+ * -1 if absent.
+ */
+static inline long zc_keyed_value(const char *path, const char *name, char sep)
+{
+	static char buf[16384];
+
+	if (zc_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return zc_keyed_in(buf, name, sep);
+}
+
 /* One /proc/vmstat counter, -1 if absent. */
 static inline long zc_vmstat(const char *name)
 {
 	return zc_keyed_value("/proc/vmstat", name, ' ');
+}
+
+/*
+ * @n /proc/vmstat counters from one read of the file into @v. Returns
+ * NULL, or the name of the first counter this kernel does not have (its
+ * value is -1): a caller must fail on it, never read it as a zero.
+ */
+static inline const char *zc_vmstats(const char * const *names, long *v, int n)
+{
+	static char buf[16384];
+	const char *missing = NULL;
+	int i;
+
+	if (zc_read_file("/proc/vmstat", buf, sizeof(buf)) <= 0)
+		buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		v[i] = zc_keyed_in(buf, names[i], ' ');
+		if (v[i] < 0 && !missing)
+			missing = names[i];
+	}
+	return missing;
 }
 
 /* One /proc/meminfo field in kB, -1 if absent. */
@@ -300,18 +328,59 @@ static inline int zc_unbind_mem(void)
 	return syscall(SYS_set_mempolicy, 0, NULL, 0);
 }
 
-/* Physical frame of the page mapped at @addr, 0 if none (pagemap) */
-static inline unsigned long zc_pfn(const void *addr)
+static inline int zc_pagemap_fd(void)
 {
 	static int fd = -1;
-	unsigned long long e;
-	off_t off = (unsigned long)addr / ZC_PAGE * sizeof(e);
 
 	if (fd < 0)
 		fd = open("/proc/self/pagemap", O_RDONLY);
-	if (fd < 0 || pread(fd, &e, sizeof(e), off) != sizeof(e) || !(e >> 63))
+	return fd;
+}
+
+/* The frame of a pagemap entry: bits 0-54 when bit 63 (present) is set */
+static inline unsigned long zc_pagemap_pfn(unsigned long long e)
+{
+	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
+}
+
+/*
+ * Physical frame of the page mapped at @addr, 0 if none (pagemap; the
+ * frame reads as 0 without CAP_SYS_ADMIN too)
+ */
+static inline unsigned long zc_pfn(const void *addr)
+{
+	unsigned long long e;
+	off_t off = (unsigned long)addr / ZC_PAGE * sizeof(e);
+	int fd = zc_pagemap_fd();
+
+	if (fd < 0 || pread(fd, &e, sizeof(e), off) != sizeof(e))
 		return 0;
-	return e & ((1ULL << 55) - 1);
+	return zc_pagemap_pfn(e);
+}
+
+/*
+ * Frames of the @n pages mapped from @addr on into @pfn, 0 for a page not
+ * present, one pread per 512 pages. Returns 0, or -1 if pagemap cannot
+ * be read.
+ */
+static inline int zc_pfns(const void *addr, size_t n, unsigned long *pfn)
+{
+	unsigned long long e[512];
+	off_t off = (unsigned long)addr / ZC_PAGE * sizeof(e[0]);
+	int fd = zc_pagemap_fd();
+	size_t i, k, chunk;
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < n; i += chunk) {
+		chunk = n - i < 512 ? n - i : 512;
+		if (pread(fd, e, chunk * sizeof(e[0]), off + i * sizeof(e[0])) !=
+		    (ssize_t)(chunk * sizeof(e[0])))
+			return -1;
+		for (k = 0; k < chunk; k++)
+			pfn[i + k] = zc_pagemap_pfn(e[k]);
+	}
+	return 0;
 }
 
 /* Write @mb MiB to @path, sync it and drop it from the page cache */
@@ -344,6 +413,18 @@ struct zc_frag {
 	size_t anon_pages;	/* anonymous pages kept */
 };
 
+/* Undo zc_fragment_node(), also after it failed */
+static inline void zc_unfragment(struct zc_frag *f)
+{
+	if (f->keep && f->keep != MAP_FAILED)
+		munmap(f->keep, f->len);
+	if (f->fd > 0) {
+		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(f->fd);
+	}
+	memset(f, 0, sizeof(*f));
+}
+
 /*
  * Fill node @node, from a CPU of its own, with interleaved frames of
  * anonymous memory, clean page cache of @file (read one page at a time,
@@ -360,7 +441,7 @@ static inline int zc_fragment_node(int node, const char *file, long margin_kb,
 	off_t fsize;
 
 	memset(f, 0, sizeof(*f));
-	if (zc_bind_node(node))
+	if (zc_bind_node(node) || zc_node_meminfo(node, "MemTotal") <= 0)
 		return -1;
 	f->fd = open(file, O_RDONLY);
 	if (f->fd < 0)
@@ -373,8 +454,12 @@ static inline int zc_fragment_node(int node, const char *file, long margin_kb,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	hole = mmap(NULL, f->len, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (f->keep == MAP_FAILED || hole == MAP_FAILED)
+	if (f->keep == MAP_FAILED || hole == MAP_FAILED) {
+		if (hole != MAP_FAILED)
+			munmap(hole, f->len);
+		zc_unfragment(f);
 		return -1;
+	}
 	for (n = 0; n < max; n++) {
 		if (!(n % 256) && zc_node_meminfo(node, "MemFree") < margin_kb)
 			break;
@@ -391,16 +476,6 @@ static inline int zc_fragment_node(int node, const char *file, long margin_kb,
 	return 0;
 }
 
-static inline void zc_unfragment(struct zc_frag *f)
-{
-	if (f->keep && f->keep != MAP_FAILED)
-		munmap(f->keep, f->len);
-	if (f->fd > 0) {
-		posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
-		close(f->fd);
-	}
-	memset(f, 0, sizeof(*f));
-}
 
 
 /* Sum of "spanned" (or another zoneinfo field) over the zones of @node */

@@ -3,7 +3,8 @@
 # 2-node guest, one step sequence. Prints KTAP (like a guest suite) to
 # stdout for report.sh: bad parameters are refused before anything
 # boots, the workload fragmented memory, the result files exist and
-# parse, and ours got more huge pages than the free lists held.
+# parse, ours came close to the physical limit and compaction, not
+# reclaim, made most of those huge pages.
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) sed -n '2,6p' "$0"; exit 0 ;; esac
@@ -42,24 +43,34 @@ rm -f "$D/disk.img"
 "$TOP/scripts/bench-report.sh" "$D" ours >&2 || true
 
 echo "# zc-run: bench-small"
-echo "    1..4"
-# The guest's own KTAP results of the run (fill, limit, allocation)
-grep -a '^    \(not \)\?ok [0-9]' "$D/ours-1.log" | head -3 || true
-nres=$(grep -ac '^    \(not \)\?ok [0-9]' "$D/ours-1.log" || true)
-[ "${nres:-0}" -ge 3 ] || echo "    # the guest ran $nres of 3 benchmark checks, see $D/ours-1.log"
-row=$(awk -F, '$1 == "ours" && $16 == 1' "$D/runs.csv" 2>/dev/null | head -1)
+# The guest's own results (fill, limit, allocation) and any splat are
+# counted from its log, build/bench-check/ours-1.log, by make test.
+echo "    1..1"
+row=$(awk -F, '$1 == "ours" && $28 == 1' "$D/runs.csv" 2>/dev/null | head -1)
 if [ -n "$row" ] && [ -s "$D/summary.md" ] && [ -s "$D/steps.csv" ]; then
-	prefree=$(echo "$row" | cut -d, -f6)
-	blocks=$(echo "$row" | cut -d, -f5)
-	final=$(echo "$row" | cut -d, -f7)
-	# Fragmented: at most 10% of the pageblocks free as huge pages
-	if [ "$prefree" -le $(( blocks / 10 )) ] && [ "$final" -gt "$prefree" ]; then
-		echo "    ok 4 bench_result: $prefree free huge pages of $blocks pageblocks before, $final after"
+	field() { echo "$row" | cut -d, -f"$1"; }
+	blocks=$(field 5); prefree=$(field 6); final=$(field 7); limit=$(field 4)
+	success=$(field 16)
+	gained=$((final - prefree))
+	# Fragmented: at most 10% of the pageblocks free as huge pages.
+	# Close to the limit: ours got 213 of a 214-block limit (99.5%) here
+	# and 98-99% at 1 and 4 GiB; the 1 GiB runs spread by 3.5% between
+	# runs. 90% leaves room for that and fails on any real loss (vanilla
+	# gets 5-12% of the limit from reclaim alone).
+	# Compaction made them: every direct compaction that ended in an
+	# allocation counts one compact_success, so at least half of the huge
+	# pages gained must be such allocations, not blocks reclaim freed.
+	if [ "$prefree" -gt $(( blocks / 10 )) ]; then
+		echo "    not ok 1 bench_result: $prefree free huge pages of $blocks pageblocks before: not fragmented (want <= 10%)"
+	elif [ "$limit" -le 0 ] || [ $(( final * 100 )) -lt $(( limit * 90 )) ]; then
+		echo "    not ok 1 bench_result: $final huge pages, limit $limit pageblocks: $(( limit > 0 ? final * 100 / limit : 0 ))% (want >= 90%)"
+	elif [ -z "$success" ] || [ $(( success * 2 )) -lt "$gained" ]; then
+		echo "    not ok 1 bench_result: ${success:-no} compact_success for $gained huge pages gained (want >= half)"
 	else
-		echo "    not ok 4 bench_result: $prefree free huge pages of $blocks pageblocks before (want <= 10%), $final after"
+		echo "    ok 1 bench_result: $final huge pages = $(( final * 100 / limit ))% of the limit ($limit of $blocks pageblocks), $prefree free before; $success of the $gained gained came from direct compaction"
 	fi
 else
-	echo "    not ok 4 bench_result: no complete run in $D/runs.csv"
+	echo "    not ok 1 bench_result: no complete run in $D/runs.csv"
 fi
 echo "ok 2 bench-small"
 echo "# zc-done"

@@ -10,66 +10,106 @@ D=$1
 shift
 KERNELS="$*"
 
-# steps.csv: one row per step of every run
-echo "kernel,run,step,requested,obtained,ms,pgsteal_kswapd,pgsteal_direct,pgscan_kswapd,pgscan_direct,compact_stall,compact_fail,compact_success,pgmigrate_success,compact_migrate_scanned,compact_free_scanned" > "$D/steps.csv"
+# steps.csv: one row per step of every run. A counter the kernel does
+# not have is an empty field.
+COUNTERS="pgsteal_kswapd,pgsteal_direct,pgscan_kswapd,pgscan_direct,compact_stall,compact_fail,compact_success,pgmigrate_success,compact_migrate_scanned,compact_free_scanned,compact_deferred,compact_daemon_wake,compact_daemon_migrate_scanned,compact_daemon_free_scanned"
+echo "kernel,run,step,requested,obtained,ms,$COUNTERS" > "$D/steps.csv"
 for f in "$D"/*-[0-9].csv; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f" .csv)
 	tr -d '\r' < "$f" | awk -F, -v k="${b%-*}" -v r="${b##*-}" '$1 == "step" { $1 = ""; print k "," r substr($0, 1) }' OFS=, >> "$D/steps.csv"
 done
 
-# runs.csv: one row per run
-echo "kernel,run,mem_kb,limit,pageblocks,prefree,final,first_fail,time_to_fail_s,alloc_s,reclaimed,stalls,successes,moved,scanned,complete" > "$D/runs.csv"
+# runs.csv: one row per run. The allocation phase's sums come from the
+# steps; fill_* and whole_* from the counters at the start of the run,
+# the start of the allocation phase and the end (background work
+# included). An empty field: the kernel has no such counter.
+RUNCOLS="kernel,run,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,daemon_wakes,proactiveness,splat,complete"
+echo "$RUNCOLS" > "$D/runs.csv"
 for f in "$D"/*-[0-9].csv; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f" .csv)
-	tr -d '\r' < "$f" | awk -F, -v k="${b%-*}" -v r="${b##*-}" '
+	splat=0
+	[ -s "$D/$b.splat" ] && splat=1
+	tr -d '\r' < "$f" | awk -F, -v k="${b%-*}" -v r="${b##*-}" -v splat=$splat '
+	# Sum of the fields given, or "" when one of them is missing
+	function add(a, b) { return (a == "" || b == "") ? "" : a + b }
+	function acc(name, v) { if (!(name in sum)) sum[name] = 0; sum[name] = (sum[name] == "" || v == "") ? "" : sum[name] + v }
 	$1 == "meta" { m[$2] = $3 }
 	$1 == "limit" { limit = $2; blocks = $3 }
+	$1 == "fill" { fmv = $9; fsc = add($10, $11) }
+	$1 == "whole" { wmv = $9; wsc = add($10, $11); wake = $13 }
 	$1 == "step" {
-		ms += $5; rec += $6 + $7; st += $10; su += $12; mv += $13; sc += $14 + $15
+		ms += $5
+		acc("rec", add($6, $7)); acc("stall", $10); acc("fail", $11); acc("succ", $12)
+		acc("mv", $13); acc("sc", add($14, $15)); acc("def", $16)
 		if (!failed && $4 < $3) { failed = 1; tff = ms }
 		last = $4
 	}
 	$1 == "done" { done = 1 }
 	END {
-		printf "%s,%s,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%d,%d,%d,%d,%d,%d\n", k, r, m["mem_kb"],
-			limit, blocks, m["prefree"], last, m["first_fail"], tff / 1000, ms / 1000,
-			rec, st, su, mv, sc, done
+		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%.1f,%d,%.2f,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d\n",
+			k, r, m["mem_kb"], limit, blocks, m["prefree"], last,
+			m["mem_kb"] ? last * 2048 * 100 / m["mem_kb"] : 0,
+			limit ? last * 100 / limit : 0, m["first_fail"], tff / 1000, ms / 1000,
+			sum["rec"], sum["stall"], sum["def"], sum["succ"], sum["fail"], sum["mv"], sum["sc"],
+			(sum["sc"] == "" || !last) ? "" : sprintf("%.0f", sum["sc"] / last),
+			fmv, fsc, wmv, wsc, wake, m["proactiveness"] < 0 ? "" : m["proactiveness"], splat, done
 	}' >> "$D/runs.csv"
 done
 
-# summary.md: medians over the runs, and the steps of each kernel's first run
+# summary.md: every column as median (min-max) over the complete runs
 awk -F, -v kernels="$KERNELS" -v setup="$D/setup.txt" '
-function median(k, col,   n, i, j, t, a) {
-	n = 0
-	for (i = 1; i <= nr; i++) if (row[i, 1] == k && row[i, 16]) a[++n] = row[i, col] + 0
+function stat(k, col,   n, i, j, t, a, na) {
+	n = 0; na = 0
+	for (i = 1; i <= nr; i++) {
+		if (row[i, 1] != k || !row[i, 28]) continue
+		if (row[i, col] == "") { na++; continue }
+		a[++n] = row[i, col] + 0
+	}
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	cnt[k] = n; lo[k] = a[1]; hi[k] = a[n]
-	return n ? (n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2) : 0
+	cnt = n; lo = a[1]; hi = a[n]
+	med = n ? (n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2) : ""
+	return n
+}
+# "median (min-max)" with fmt, or "-" when the kernel has no such counter
+function cell(k, col, fmt) {
+	if (!stat(k, col)) return "-"
+	if (lo == hi) return sprintf(fmt, med)
+	return sprintf(fmt " (" fmt "-" fmt ")", med, lo, hi)
 }
 FNR == 1 { next }
-FILENAME ~ /runs.csv$/ { nr++; for (i = 1; i <= NF; i++) row[nr, i] = $i; next }
+FILENAME ~ /runs.csv$/ { nr++; for (i = 1; i <= NF; i++) row[nr, i] = $i; if (row[nr, 28]) runs[$1]++; if ($27) splats[$1]++; next }
 { srow[++ns] = $0 }
 END {
 	nk = split(kernels, K, " ")
 	while ((getline l < setup) > 0) print "    " l
 	print ""
-	print "| kernel | runs | huge pages (min-max) | % of RAM | % of limit | time to first failure (s) | allocation time (s) | pages reclaimed | stalls | successes | pages moved | pages scanned per huge page |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	print "| kernel | runs | huge pages | % of RAM | % of limit | free huge pages at start | allocation time (s) | pages reclaimed | attempts | deferred | successes | failures | pages moved | pfns scanned per huge page | whole run: pages moved | whole run: pfns scanned | kcompactd wakeups | runs with a kernel splat |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (x = 1; x <= nk; x++) {
 		k = K[x]
-		fin = median(k, 7); l = lo[k]; h = hi[k]; n = cnt[k]
-		mem = median(k, 3); lim = median(k, 4)
-		final[k] = fin
-		printf "| %s | %d | %d (%d-%d) | %.1f | %.1f | %.2f | %.2f | %d | %d | %d | %d | %s |\n", k, n, fin, l, h,
-			mem ? fin * 2048 * 100 / mem : 0, lim ? fin * 100 / lim : 0,
-			median(k, 9), median(k, 10), median(k, 11), median(k, 12), median(k, 13),
-			median(k, 14), fin ? sprintf("%.0f", median(k, 15) / fin) : "-"
+		stat(k, 7); final[k] = med
+		printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", k, runs[k],
+			cell(k, 7, "%d"), cell(k, 8, "%.1f"), cell(k, 9, "%.1f"), cell(k, 6, "%d"),
+			cell(k, 12, "%.2f"), cell(k, 13, "%d"), cell(k, 14, "%d"), cell(k, 15, "%d"),
+			cell(k, 16, "%d"), cell(k, 17, "%d"), cell(k, 18, "%d"), cell(k, 20, "%d"),
+			cell(k, 23, "%d"), cell(k, 24, "%d"), cell(k, 25, "%d"), splats[k]
 	}
 	print ""
-	print "Limit: pageblocks whose every page was free or on the LRU just before the"
-	print "allocation phase (from /proc/kpageflags), median " median(K[1], 4) " of " median(K[1], 5) "."
+	print "Medians over the complete runs, (min-max) where the runs differ; \"-\": the kernel has no such counter."
+	print "Allocation phase: the nr_hugepages steps; whole run: from the start of the fill to the end, kcompactd and"
+	print "proactive compaction included. % of limit: each run'\''s huge pages over its own limit. attempts (compact_stall):"
+	print "allocations that entered direct compaction and were not skipped; successes and failures split them by whether"
+	print "the allocation then got its page; deferred (compact_deferred): deferral checks that said wait. pfns scanned:"
+	print "compact_migrate_scanned + compact_free_scanned, each kernel in its own units (ours: every pfn its scanners visit;"
+	print "mainline: a free buddy chunk or a compound page once, an isolated free chunk as 2^order)."
+	print ""
+	print "Limit: pageblocks whose every page was free or on the LRU just before the allocation phase (/proc/kpageflags):"
+	for (x = 1; x <= nk; x++) {
+		k = K[x]
+		printf "- %s: %s of %s pageblocks\n", k, cell(k, 4, "%d"), cell(k, 5, "%d")
+	}
 	# Reclaim needed to reach mainline'\''s final count, run 1 of each kernel
 	if (("mainline" in final) && final["mainline"] > 0) {
 		print ""
@@ -91,13 +131,14 @@ END {
 		print ""
 		print "### " k ", run 1"
 		print ""
-		print "| step | requested | obtained | time (ms) | reclaimed | stalls | successes | moved | scanned |"
+		print "| step | requested | obtained | time (ms) | reclaimed | attempts | successes | moved | scanned |"
 		print "|---|---|---|---|---|---|---|---|---|"
 		for (i = 1; i <= ns; i++) {
 			split(srow[i], s, ",")
 			if (s[1] != k || s[2] != 1) continue
-			printf "| %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", s[3], s[4], s[5], s[6],
-				s[7] + s[8], s[11], s[13], s[14], s[15] + s[16]
+			printf "| %d | %d | %d | %d | %d | %s | %s | %s | %s |\n", s[3], s[4], s[5], s[6],
+				s[7] + s[8], s[11] == "" ? "-" : s[11], s[13] == "" ? "-" : s[13],
+				s[14] == "" ? "-" : s[14], s[15] == "" ? "-" : s[15] + s[16]
 		}
 	}
 }' "$D/runs.csv" "$D/steps.csv" > "$D/summary.md"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # make run: the seed's benchmark on vanilla, mainline and ours.
-# env: MEM (1G), NODES (2), REPEAT (3), KERNELS ("vanilla mainline ours");
+# env: MEM (1G), NODES (2), REPEAT (3),
+#      KERNELS ("vanilla mainline mainline-p0 ours"; mainline-p0 is
+#      mainline with compaction_proactiveness 0, no proactive compaction);
 #      SCALING=1 runs scripts/scaling.sh instead
 # Every kernel boots from a copy of one fresh disk image; each run's data
 # comes back over the guest's second serial port into results/<ts>/.
@@ -14,7 +16,7 @@ case "${1:-}" in -h|--help) sed -n '2,5p' "$0"; exit 0 ;; esac
 MEM=${MEM:-1G}
 NODES=${NODES:-2}
 REPEAT=${REPEAT:-3}
-KERNELS=${KERNELS:-vanilla mainline ours}
+KERNELS=${KERNELS:-vanilla mainline mainline-p0 ours}
 
 # Reject bad parameters before anything is built or booted.
 case "$MEM" in
@@ -30,15 +32,17 @@ case "$REPEAT" in
 *) echo "REPEAT='$REPEAT' is not a number from 1 to 9" >&2; exit 2 ;;
 esac
 for v in $KERNELS; do
-	case "$v" in vanilla|mainline|ours|debug) ;;
+	case "$v" in vanilla|mainline|mainline-p0|ours|debug) ;;
 	*) echo "KERNELS: unknown kernel '$v'" >&2; exit 2 ;;
 	esac
 done
 case "$MEM" in *G) mem_mb=$(( ${MEM%G} * 1024 )) ;; *M) mem_mb=${MEM%M} ;; esac
 [ "$mem_mb" = 512 ] && [ "$NODES" = 4 ] && { echo "MEM=512M is too small for 4 nodes" >&2; exit 2; }
 
+# A row of the table and the kernel it boots: mainline-p0 is mainline
+variant() { echo "${1%-p0}"; }
 for v in $KERNELS; do
-	"$TOP/scripts/build.sh" "$v"
+	"$TOP/scripts/build.sh" "$(variant "$v")"
 done
 "$TOP/scripts/initramfs.sh"
 
@@ -48,7 +52,7 @@ mkdir -p "$OUTD"
 {
 	echo "linux-source-6.1 $(pkg_version)"
 	echo "guest: $MEM, $NODES nodes, 2 cpus, QEMU TCG; repeats: $REPEAT"
-	for v in $KERNELS; do echo "$v: $(grep series "$TOP/build/$v/version")"; done
+	for v in $KERNELS; do echo "$v: $(grep series "$TOP/build/$(variant "$v")/version")"; done
 } > "$OUTD/setup.txt"
 
 # Files of 2x RAM, half of them deleted again, plus ext4's own overhead
@@ -61,12 +65,23 @@ while [ "$r" -le "$REPEAT" ]; do
 	for v in $KERNELS; do
 		say "bench: $v, run $r of $REPEAT"
 		cp --sparse=always "$base" "$OUTD/disk.img"
+		extra=""
+		case "$v" in *-p0) extra="ZC_PROACTIVENESS=0" ;; esac
 		DISK=$OUTD/disk.img DATA=$OUTD/$v-$r.csv LOG=$OUTD/$v-$r.log \
 			MEM=$MEM NODES=$NODES TIMEOUT=5400 \
-			APPEND="ZC_TEST_TIMEOUT=5000" "$TOP/scripts/boot.sh" "$v" bench >/dev/null || say "bench: $v run $r: boot status $?"
+			APPEND="ZC_TEST_TIMEOUT=5000 $extra" \
+			"$TOP/scripts/boot.sh" "$(variant "$v")" bench >/dev/null ||
+			say "bench: $v run $r: boot status $?"
 		grep -a '# bench:' "$OUTD/$v-$r.log" | tail -1 >&2 || true
 		grep -aq '^done' "$OUTD/$v-$r.csv" 2>/dev/null ||
 			say "bench: $v run $r did not finish, see $OUTD/$v-$r.log"
+		# A kernel splat marks the run's row in the table
+		if tr -d '\r' < "$OUTD/$v-$r.log" | grep -aE "$KLINE" | grep -aE "$SPLATS" \
+			> "$OUTD/$v-$r.splat"; then
+			say "bench: $v run $r: KERNEL SPLAT: $(head -1 "$OUTD/$v-$r.splat")"
+		else
+			rm -f "$OUTD/$v-$r.splat"
+		fi
 	done
 	r=$((r + 1))
 done

@@ -17,6 +17,13 @@ SMP=${SMP:-2}
 NODES=${NODES:-2}
 TIMEOUT=${TIMEOUT:-900}
 valid_variant "$V" || { echo "unknown VARIANT '$V' (valid: $VARIANTS)" >&2; exit 2; }
+# A suite is a list in guest/; a misspelt one would run nothing
+case "$SUITE" in
+shell) ;;
+*[!a-z0-9_-]*|"") echo "bad SUITE '$SUITE'" >&2; exit 2 ;;
+*) [ -s "$TOP/guest/$SUITE.list" ] ||
+	{ echo "unknown SUITE '$SUITE': no guest/$SUITE.list" >&2; exit 2; } ;;
+esac
 
 case "$MEM" in
 *G) mem_mb=$(( ${MEM%G} * 1024 )) ;;
@@ -37,7 +44,10 @@ if [ -z "${DISK:-}" ]; then
 	"$TOP/scripts/disk.sh" "$DISK" "${DISK_MB:-512}"
 fi
 
-# Node n gets the memory backend m<n> and CPUs n, n+NODES, ...
+# Node n gets the memory backend m<n> and CPUs n, n+NODES, ... Every CPU
+# is a socket of its own: two nodes sharing one socket (QEMU's default)
+# share a last-level cache across nodes, which the kernel warns about
+# (topology_sane).
 numa=""
 n=0
 while [ $n -lt "$NODES" ]; do
@@ -53,10 +63,27 @@ done
 
 extra=""
 [ "$V" = debug ] && extra="debug_pagealloc=on"
+# The console prints errors and worse as they happen; the guest's init
+# prints every warning-level line of the kernel log after each program,
+# where report.sh finds them without console lines cutting into KTAP.
 append="console=ttyS0 panic=-1 loglevel=4 zc_suite=$SUITE ZC_NODES=$NODES ZC_VARIANT=$V $extra ${APPEND:-}"
 
-set -- qemu-system-x86_64 -machine q35 -accel tcg -cpu max \
-	-m "${mem_mb}M" -smp "$SMP" $numa \
+# KVM when /dev/kvm works, TCG otherwise; probed once per machine
+accel_file=$TOP/build/accel
+if [ ! -s "$accel_file" ]; then
+	accel=tcg
+	if [ -w /dev/kvm ] && echo quit | timeout 20 qemu-system-x86_64 -accel kvm \
+		-machine none -nodefaults -display none -monitor stdio >/dev/null 2>&1; then
+		accel=kvm
+	fi
+	echo "$accel" > "$accel_file"
+fi
+accel=$(cat "$accel_file")
+cpu=max
+[ "$accel" = kvm ] && cpu=host
+
+set -- qemu-system-x86_64 -machine q35 -accel "$accel" -cpu "$cpu" \
+	-m "${mem_mb}M" -smp "$SMP,sockets=$SMP,cores=1,threads=1" $numa \
 	-kernel "$KERNEL" -initrd "$TOP/build/initramfs.cpio.gz" -append "$append" \
 	-drive "file=$DISK,format=raw,if=virtio,cache=unsafe" \
 	${QEMU_EXTRA:-} -no-reboot
@@ -64,9 +91,22 @@ if [ "$SUITE" = shell ]; then
 	exec "$@" -nographic
 fi
 
-say "boot: $V, suite $SUITE, $MEM, $SMP cpus, $NODES nodes, timeout ${TIMEOUT}s, log $LOG"
+say "boot: $V, suite $SUITE, $MEM, $SMP cpus, $NODES nodes, QEMU $accel, timeout ${TIMEOUT}s, log $LOG"
 t0=$(date +%s)
 rcfile=$(mktemp)
+: > "$LOG"
+# A line on stderr every minute, so that long runs are not silent
+(
+	n=0
+	while sleep 5; do
+		[ -f "$rcfile" ] && [ ! -s "$rcfile" ] || exit 0
+		n=$((n + 1))
+		[ $((n % 12)) -eq 0 ] || continue
+		last=$(tail -c 2000 "$LOG" | tr -d '\r' | grep -a '[^ ]' | tail -1 | cut -c1-100)
+		say "boot: $V/$SUITE running, $(( $(date +%s) - t0 ))s: $last"
+	done
+) >/dev/null &
+beat=$!
 {
 	timeout -k 5 "$TIMEOUT" "$@" -display none -monitor none -serial stdio \
 		${DATA:+-serial file:$DATA} </dev/null 2>&1
@@ -74,6 +114,7 @@ rcfile=$(mktemp)
 } | tee "$LOG"
 rc=$(cat "$rcfile")
 rm -f "$rcfile"
+kill "$beat" 2>/dev/null || true
 [ "$rc" = 124 ] && say "boot: $V/$SUITE TIMED OUT after ${TIMEOUT}s"
 say "boot: $V/$SUITE ended after $(( $(date +%s) - t0 ))s (status $rc)"
 exit "$rc"

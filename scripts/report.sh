@@ -2,17 +2,17 @@
 # Stage 7: the report.  Parses the KTAP of each serial log given and ends
 # with "N passed, N failed, N skipped".  A result that is missing because
 # the guest died, timed out or a test never finished is a failure, never a
-# skip; so is a kernel splat anywhere in a log.  Exit 1 on any failure.
+# skip; so is a kernel splat anywhere in a log, and a program that
+# exits 0 without printing a result.  Exit 1 on any failure.
 # usage: report.sh LOG...
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help|"") sed -n '2,6p' "$0"; exit 0 ;; esac
 
-SPLATS='BUG:|WARNING:|Oops|general protection|KASAN|possible circular locking|inconsistent lock state|sleeping function called from invalid context|list_add corruption|Bad page state|page dumped because|Kernel panic'
 
 for log in "$@"; do
 	[ -f "$log" ] || { echo "FAIL $log: no such log"; echo "#counts 0 1 0"; continue; }
-	tr -d '\r' < "$log" | awk -v logf="$log" -v splats="$SPLATS" '
+	tr -d '\r' < "$log" | awk -v logf="$log" -v splats="$SPLATS" -v kline="$KLINE" '
 	function leaf(line, name) {
 		name = line
 		sub(/^ *(not )?ok [0-9]+ */, "", name)
@@ -37,12 +37,15 @@ for log in "$@"; do
 		}
 		if (nleaf == 0 && subplan == 0 && $0 ~ /# SKIP/) {
 			skip++; print "SKIP " prog ": " substr($0, index($0, "# SKIP") + 7)
-		} else if (nleaf == 0 && subplan == 0 && $0 !~ /^not ok/) pass++
+		} else if (nleaf == 0 && subplan == 0 && $0 !~ /^not ok/) {
+			fail++; print "FAIL " prog ": exited 0 but printed no results"
+		}
 		done++; inprog = 0; next
 	}
 	/^# zc-done/ { finished = 1; next }
-	$0 ~ splats && !splatted {
-		splatted = 1; fail++
+	# One failure for each program (or the boot) a kernel splat came in
+	$0 ~ kline && $0 ~ splats && !splatted[inprog ? prog : "boot"]++ {
+		fail++
 		print "FAIL splat in " logf " during " (inprog ? prog : "boot") ": " $0
 	}
 	END {

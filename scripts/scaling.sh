@@ -28,6 +28,7 @@ ts=$(date -u +%Y%m%d-%H%M%S)
 OUTD=$TOP/results/scaling-$ts
 mkdir -p "$OUTD"
 echo "kernel,mem_kb,seconds,migrate_scanned,free_scanned,migrated,free9_before,free9_after" > "$OUTD/scaling.csv"
+splatted=""
 for m in $SIZES; do
 	for k in $KERNELS; do
 		say "scaling: $k, $m"
@@ -37,6 +38,14 @@ for m in $SIZES; do
 		[ -n "$line" ] || { say "scaling: $k $m gave no result, see $OUTD/$k-$m.log"; continue; }
 		echo "$k,${line#scaling,}" >> "$OUTD/scaling.csv"
 		grep -a 'ok 1 scaling' "$OUTD/$k-$m.log" | sed 's/^ *//' >&2 || true
+		# A kernel splat is reported, and its row marked in the table
+		if tr -d '\r' < "$OUTD/$k-$m.log" | grep -aE "$KLINE" | grep -aE "$SPLATS" \
+			> "$OUTD/$k-$m.splat"; then
+			say "scaling: $k $m: KERNEL SPLAT: $(head -1 "$OUTD/$k-$m.splat")"
+			splatted="$splatted $k-$m"
+		else
+			rm -f "$OUTD/$k-$m.splat"
+		fi
 	done
 done
 
@@ -61,6 +70,7 @@ END {
 	echo "| kernel | MiB | seconds | migrate scanned | free scanned | pages migrated | pfns scanned per MiB | seconds per GiB |"
 	echo "|---|---|---|---|---|---|---|---|"
 	cat "$OUTD/.rows"
+	[ -z "$splatted" ] || { echo; echo "Runs with a kernel splat (see their .splat files):$splatted"; }
 } > "$OUTD/scaling.md"
 rm -f "$OUTD/.rows"
 

@@ -1,8 +1,10 @@
 #!/bin/sh
 # make test: tree, series, build ours, initramfs, host checks, boot ours
 # with the guest suite, a 4 GiB integrity run, the suite again on the
-# debug kernel, the small benchmark, report.  Ends with "N passed, N failed".
-# env: ZC_RACE_SECONDS (12), ZC_DEBUG_RACE_SECONDS (10), ZC_DEBUG=0|full
+# debug kernel, the small benchmark, the splat scan's negative control,
+# report.  Ends with "N passed, N failed".
+# env: ZC_RACE_SECONDS (12), ZC_DEBUG_RACE_SECONDS (10), ZC_DEBUG=0|full,
+#      ZC_PROVOKE_WARN=1 (one WARN in the main suite: make test must fail)
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) sed -n '2,5p' "$0"; exit 0 ;; esac
@@ -17,7 +19,7 @@ cat "$TOP/build/logs/host.log"
 logs="$TOP/build/logs/host.log"
 
 # The whole suite on ours, races of ZC_RACE_SECONDS (12) each
-MEM=1G NODES=2 APPEND="ZC_RACE_SECONDS=${ZC_RACE_SECONDS:-12}" \
+MEM=1G NODES=2 APPEND="ZC_RACE_SECONDS=${ZC_RACE_SECONDS:-12}${ZC_PROVOKE_WARN:+ ZC_PROVOKE_WARN=1}" \
 	"$TOP/scripts/boot.sh" ours test || true
 logs="$logs $TOP/build/logs/ours-test.log"
 
@@ -46,7 +48,39 @@ fi
 say "benchmark, small version (ours, 512 MiB)"
 "$TOP/scripts/bench-check.sh" > "$TOP/build/logs/bench-check.log" || true
 cat "$TOP/build/logs/bench-check.log"
-logs="$logs $TOP/build/logs/bench-check.log"
+# the guest's own log too: its KTAP and any splat during the benchmark
+logs="$logs $TOP/build/logs/bench-check.log $TOP/build/bench-check/ours-1.log"
+
+# Negative control: a guest in which lkdtm provokes one WARN must fail
+# the report, or a clean report above would prove nothing.
+say "negative control: one provoked WARN must fail the report"
+MEM=512M NODES=1 APPEND="ZC_PROVOKE_WARN=1" \
+	"$TOP/scripts/boot.sh" ours control >/dev/null 2>&1 || true
+ctl=$TOP/build/logs/ours-control.log
+out=$("$TOP/scripts/report.sh" "$ctl" 2>&1) && crc=0 || crc=$?
+# Quote the report without the kernel-line prefix, so that the quote is
+# not itself taken for a splat below
+flag=$(echo "$out" | grep -a '^FAIL splat' | grep -a 'lkdtm' | head -1 | sed 's/.*\(WARNING:\)/\1/')
+{
+	echo "TAP version 13"
+	echo "1..1"
+	echo "# zc-run: negative-control"
+	echo "    1..2"
+	if grep -aq 'WARNING:.*lkdtm' "$ctl"; then
+		echo "    ok 1 control_warn_provoked: the guest's kernel log has lkdtm's WARNING"
+	else
+		echo "    not ok 1 control_warn_provoked: no lkdtm WARNING in $ctl"
+	fi
+	if [ "$crc" = 1 ] && [ -n "$flag" ]; then
+		echo "    ok 2 control_report_fails: report.sh exit 1, flagged: $flag"
+	else
+		echo "    not ok 2 control_report_fails: report.sh exit $crc and no splat line naming lkdtm"
+	fi
+	echo "ok 1 negative-control"
+	echo "# zc-done"
+} > "$TOP/build/logs/control.log"
+cat "$TOP/build/logs/control.log"
+logs="$logs $TOP/build/logs/control.log"
 
 # The series' interfaces must be absent from the other kernels. Their cold
 # builds would double the time of a fresh run, so they are checked when

@@ -25,6 +25,20 @@ VERSION=$(pkg_version)
 say "linux-source-6.1 $VERSION"
 
 mkdir -p "$KSRC_CACHE"
+# A tree extracted from another version of linux-source-6.1 is stale:
+# extract it again (work in it that is not in patches/ is kept unless
+# ZC_RESET=1, as below)
+if [ -f "$TREE/.git/base-done" ] && [ "$(cat "$TREE/.git/base-done")" != "$VERSION" ]; then
+	if [ -z "${ZC_RESET:-}" ] && [ -f "$TREE/.git/series-head" ] &&
+	   { [ "$(git -C "$TREE" rev-parse HEAD)" != "$(cat "$TREE/.git/series-head")" ] ||
+	     [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; }; then
+		die "$TREE is from linux-source-6.1 $(cat "$TREE/.git/base-done") and has local work; export it with scripts/export-series.sh, or set ZC_RESET=1"
+	fi
+	say "the tree is from linux-source-6.1 $(cat "$TREE/.git/base-done"), the package is $VERSION: extracting again"
+	rm -f "$TREE/.git/base-done"
+	# every build directory holds objects of the old source
+	rm -rf "$KSRC_CACHE"/build-*
+fi
 if [ ! -f "$TREE/.git/base-done" ]; then
 	t0=$(date +%s)
 	rm -rf "$TREE" "$KSRC_CACHE/extract"
