@@ -143,15 +143,15 @@ static void test_compact_node(int allowed)
 				 changed, mem[0].n, before, after, bad);
 }
 
-/* One order-9 attempt on node 0; returns compact_stall's increase */
+/* One order-9 attempt on node 0; returns the compactions that ran */
 static long attempt9(long *deferred)
 {
-	long stall = zc_vmstat("compact_stall"), def = zc_vmstat("compact_deferred");
+	long ran = zc_compactions(), def = zc_vmstat("compact_deferred");
 
 	zc_node_hugepages(0, zc_read_long(NODE0_HUGE) + 1);
 	if (deferred)
 		*deferred = zc_vmstat("compact_deferred") - def;
-	return zc_vmstat("compact_stall") - stall;
+	return zc_compactions() - ran;
 }
 
 /* Attempt order 9 on node 0 for @secs; times of the compactions in @t */
@@ -253,19 +253,19 @@ static void pipes_close(void)
 }
 
 /*
- * Open pipes until one of them needs a compaction; returns compact_stall's
- * increase. Compaction of mlocked pages is allowed meanwhile, so that it
- * can succeed.
+ * Open pipes until one of them needs a compaction; returns the
+ * compactions that ran. Compaction of mlocked pages is allowed
+ * meanwhile, so that it can succeed.
  */
 static long order8_stalls(void)
 {
-	long stall = zc_vmstat("compact_stall");
+	long ran = zc_compactions();
 
 	zc_write_long(UNEVICTABLE, 1);
-	while (zc_vmstat("compact_stall") == stall && !pipe_open())
+	while (zc_compactions() == ran && !pipe_open())
 		;
 	zc_write_long(UNEVICTABLE, 0);
-	return zc_vmstat("compact_stall") - stall;
+	return zc_compactions() - ran;
 }
 
 /* Attempt order 9 until one compacts (and fails): a pause begins now */
@@ -300,10 +300,10 @@ static void test_order_aware(void)
 	stall8 = order8_stalls();
 	stall9b = attempt9(&deferred2);
 	ms = (zc_now() - t0) * 1000;
-	ksft_print_msg("pause began after %ld attempts; order 9: deferred +%ld, stall +%ld; %d pipes of 64 MiB: compact_stall +%ld; order 9 again: deferred +%ld, stall +%ld; %.0f ms\n",
+	ksft_print_msg("pause began after %ld attempts; order 9: deferred +%ld, compactions +%ld; %d pipes of 64 MiB: compactions +%ld; order 9 again: deferred +%ld, compactions +%ld; %.0f ms\n",
 		       waited, deferred, stall9, nr_pipes, stall8, deferred2, stall9b, ms);
 	ksft_test_result(deferred > 0 && !stall9 && stall8 > 0 && deferred2 > 0 && !stall9b,
-			 "deferral_order_aware: order 9 deferred (+%ld, %ld compactions), then order 8 compacts (compact_stall +%ld after %d allocations), then order 9 still deferred (+%ld, %ld compactions), in %.0f ms\n",
+			 "deferral_order_aware: order 9 deferred (+%ld, %ld compactions), then order 8 compacts (+%ld compactions after %d allocations), then order 9 still deferred (+%ld, %ld compactions), in %.0f ms\n",
 			 deferred, stall9, stall8, nr_pipes, deferred2, stall9b, ms);
 	pipes_close();
 }
@@ -366,12 +366,12 @@ static void test_success_resets(void)
 	/* The next failure must pause briefly, not for the last long pause */
 	d1 = zc_vmstat("compact_deferred");
 	zc_node_hugepages(0, got + 64);
-	s2 = zc_vmstat("compact_stall");
+	s2 = zc_compactions();
 	n = compaction_times(0.6, t, 8, &attempts);
 	d2 = zc_vmstat("compact_deferred");
-	ksft_print_msg("allowed=1: node 0 huge pages -> %ld, compact_success +%ld; then allowed=0: %d compactions in 0.6s (%ld attempts, stall +%ld, deferred +%ld)\n",
+	ksft_print_msg("allowed=1: node 0 huge pages -> %ld, compact_success +%ld; then allowed=0: %d compactions in 0.6s (%ld attempts, compactions +%ld, deferred +%ld)\n",
 		       got, s1 - s0, n, attempts,
-		       zc_vmstat("compact_stall") - s2, d2 - d1);
+		       zc_compactions() - s2, d2 - d1);
 	/*
 	 * Deferral must be seen at work before the success (else a kernel
 	 * that never defers would pass) and after it (short pauses, not

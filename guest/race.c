@@ -18,7 +18,7 @@
  *
  * Every worker checks every word it wrote (the fragmenter's memory too).
  * A race passes with 0 mismatches, and when both compactors provably ran
- * (compact_pages_moved and compact_stall rose); the host fails the run
+ * (compact_pages_moved and direct compactions rose); the host fails the run
  * on any kernel splat, and on a guest that does not come back.
  */
 #include <signal.h>
@@ -346,7 +346,7 @@ static void race(const char *name, long (*work)(unsigned long))
 		munmap(frag, frag_len);
 	fragment();
 	moved = zc_vmstat("compact_pages_moved");
-	stall = zc_vmstat("compact_stall");
+	stall = zc_compactions();
 	/* More than the free blocks hold, less than all of free memory */
 	target = zc_meminfo("MemFree") * 3 / 4 / 2048;
 	frag_errors += bad;
@@ -373,10 +373,10 @@ static void race(const char *name, long (*work)(unsigned long))
 	/* A missing counter fails the race: -1 - -1 would read as 0 */
 	moved = moved < 0 || zc_vmstat("compact_pages_moved") < 0 ? -1 :
 		zc_vmstat("compact_pages_moved") - moved;
-	stall = stall < 0 || zc_vmstat("compact_stall") < 0 ? -1 :
-		zc_vmstat("compact_stall") - stall;
+	stall = stall < 0 || zc_compactions() < 0 ? -1 :
+		zc_compactions() - stall;
 	ksft_test_result(!failed && !broken && compactors == 2 && moved > 0 && stall > 0,
-			 "race_%s: %.0fs, %d of %d workers saw wrong data, %d could not run; %d of 2 compactors ran; compact_pages_moved +%ld, compact_stall +%ld (want > 0)\n",
+			 "race_%s: %.0fs, %d of %d workers saw wrong data, %d could not run; %d of 2 compactors ran; compact_pages_moved +%ld, direct compactions +%ld (want > 0)\n",
 			 name, zc_now() - t0, failed, NR_WORKERS, broken, compactors, moved,
 			 stall);
 }

@@ -211,6 +211,19 @@ static inline const char *zc_vmstats(const char * const *names, long *v, int n)
 	return missing;
 }
 
+/*
+ * Direct compactions that were not deferred, -1 if a counter is absent.
+ * compact_stall counts a deferred attempt too (as CONFIG_COMPACTION
+ * does), and ours counts each deferred attempt once in compact_deferred.
+ */
+static inline long zc_compactions(void)
+{
+	long stall = zc_vmstat("compact_stall");
+	long deferred = zc_vmstat("compact_deferred");
+
+	return stall < 0 || deferred < 0 ? -1 : stall - deferred;
+}
+
 /* One /proc/meminfo field in kB, -1 if absent. */
 static inline long zc_meminfo(const char *name)
 {
