@@ -50,45 +50,28 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
 }
 
-/*
- * Copy the pipe to stdout until EOF or @deadline; 0 on EOF, -1 on time.
- * When @pid is not 0, also stop waiting for EOF once @pid has exited:
- * what it left behind is killed, and the rest drains for DRAIN_MS.
- */
-static int pump(int fd, long deadline, pid_t pid, int *status)
+/* Copy what the pipe holds to stdout; 1 on EOF, 0 otherwise */
+static int copy(int fd, int wait_ms)
 {
+	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char buf[4096];
+	ssize_t n;
 
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long left = deadline - now_ms();
-		ssize_t n;
-
-		if (pid && waitpid(pid, status, WNOHANG) == pid) {
-			kill(-pid, SIGKILL);
-			pid = 0;
-			deadline = now_ms() + DRAIN_MS;
-			continue;
-		}
-		if (left <= 0)
-			return -1;
-		if (poll(&p, 1, left > 200 ? 200 : left) < 0 && errno != EINTR)
-			return -1;
-		if (!(p.revents & (POLLIN | POLLHUP)))
-			continue;
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return 0;
-		emit(buf, n);
-	}
+	if (poll(&p, 1, wait_ms) <= 0 || !(p.revents & (POLLIN | POLLHUP)))
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	if (n < 0)
+		return errno != EINTR && errno != EAGAIN;
+	if (n == 0)
+		return 1;
+	emit(buf, n);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int fds[2], status = 0, timed_out = 0, rc;
-	long seconds;
+	int fds[2], status = 0, timed_out = 0, exited = 0, eof = 0, rc;
+	long seconds, deadline;
 	pid_t pid;
 
 	if (argc != 3 || (seconds = strtol(argv[1], NULL, 10)) <= 0) {
@@ -113,17 +96,35 @@ int main(int argc, char **argv)
 	setpgid(pid, pid);
 	close(fds[1]);
 
-	if (pump(fds[0], now_ms() + seconds * 1000L, pid, &status))
-		timed_out = 1;
+	/* Until the program exits or its time is up, copy its output */
+	deadline = now_ms() + seconds * 1000L;
+	for (;;) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			exited = 1;
+			break;
+		}
+		if (now_ms() >= deadline) {
+			timed_out = 1;
+			break;
+		}
+		if (eof)
+			usleep(100 * 1000);
+		else
+			eof = copy(fds[0], 200);
+	}
 	/* Whatever the program left behind goes with it */
 	kill(-pid, SIGKILL);
-	if (waitpid(pid, &status, 0) < 0 && errno != ECHILD)
-		return 2;
-	if (pump(fds[0], now_ms() + DRAIN_MS, 0, NULL))
-		printf("    # runner: output still open %d ms after %s ended\n",
-		       DRAIN_MS, argv[2]);
+	if (!exited)
+		waitpid(pid, &status, 0);
+	/* The rest of the output; a process outside the group may hold it */
+	deadline = now_ms() + DRAIN_MS;
+	while (!eof && now_ms() < deadline)
+		eof = copy(fds[0], 200);
 	if (len)
 		emit("\n", 1);
+	if (!eof)
+		printf("    # runner: output still open %d ms after %s ended\n",
+		       DRAIN_MS, argv[2]);
 
 	if (timed_out) {
 		printf("    # runner: %s killed after %ld s\n", argv[2], seconds);

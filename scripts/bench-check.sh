@@ -50,7 +50,7 @@ row=$(awk -F, '$1 == "ours" && $28 == 1' "$D/runs.csv" 2>/dev/null | head -1)
 if [ -n "$row" ] && [ -s "$D/summary.md" ] && [ -s "$D/steps.csv" ]; then
 	field() { echo "$row" | cut -d, -f"$1"; }
 	blocks=$(field 5); prefree=$(field 6); final=$(field 7); limit=$(field 4)
-	success=$(field 16)
+	success=$(field 16); moved=$(field 18)
 	gained=$((final - prefree))
 	# Fragmented: at most 10% of the pageblocks free as huge pages.
 	# Close to the limit: ours got 213 of a 214-block limit (99.5%) here
@@ -59,15 +59,20 @@ if [ -n "$row" ] && [ -s "$D/summary.md" ] && [ -s "$D/steps.csv" ]; then
 	# gets 5-12% of the limit from reclaim alone).
 	# Compaction made them: every direct compaction that ended in an
 	# allocation counts one compact_success, so at least half of the huge
-	# pages gained must be such allocations, not blocks reclaim freed.
+	# pages gained must be such allocations, not blocks reclaim freed;
+	# and pages must have moved for them: compact_success also counts an
+	# attempt whose page was already free, so at least one page moved
+	# per success (ours moved 360 per huge page at 1 GiB).
 	if [ "$prefree" -gt $(( blocks / 10 )) ]; then
 		echo "    not ok 1 bench_result: $prefree free huge pages of $blocks pageblocks before: not fragmented (want <= 10%)"
 	elif [ "$limit" -le 0 ] || [ $(( final * 100 )) -lt $(( limit * 90 )) ]; then
 		echo "    not ok 1 bench_result: $final huge pages, limit $limit pageblocks: $(( limit > 0 ? final * 100 / limit : 0 ))% (want >= 90%)"
 	elif [ -z "$success" ] || [ $(( success * 2 )) -lt "$gained" ]; then
 		echo "    not ok 1 bench_result: ${success:-no} compact_success for $gained huge pages gained (want >= half)"
+	elif [ -z "$moved" ] || [ "$moved" -lt "$success" ]; then
+		echo "    not ok 1 bench_result: ${moved:-no} pages moved for $success compact_success (want >= 1 each)"
 	else
-		echo "    ok 1 bench_result: $final huge pages = $(( final * 100 / limit ))% of the limit ($limit of $blocks pageblocks), $prefree free before; $success of the $gained gained came from direct compaction"
+		echo "    ok 1 bench_result: $final huge pages = $(( final * 100 / limit ))% of the limit ($limit of $blocks pageblocks), $prefree free before; $success of the $gained gained came from direct compaction, $moved pages moved"
 	fi
 else
 	echo "    not ok 1 bench_result: no complete run in $D/runs.csv"

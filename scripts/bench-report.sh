@@ -48,10 +48,13 @@ for f in "$D"/*-[0-9].csv; do
 	}
 	$1 == "done" { done = 1 }
 	END {
-		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%.1f,%d,%.2f,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d\n",
+		# time_to_fail_s is empty when no step fell short, pct_limit when
+		# the limit could not be read
+		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%s,%d,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d\n",
 			k, r, m["mem_kb"], limit, blocks, m["prefree"], last,
 			m["mem_kb"] ? last * 2048 * 100 / m["mem_kb"] : 0,
-			limit ? last * 100 / limit : 0, m["first_fail"], tff / 1000, ms / 1000,
+			(limit > 0 ? sprintf("%.1f", last * 100 / limit) : ""), m["first_fail"],
+			failed ? sprintf("%.2f", tff / 1000) : "", ms / 1000,
 			sum["rec"], sum["stall"], sum["def"], sum["succ"], sum["fail"], sum["mv"], sum["sc"],
 			(sum["sc"] == "" || !last) ? "" : sprintf("%.0f", sum["sc"] / last),
 			fmv, fsc, wmv, wsc, wake, m["proactiveness"] < 0 ? "" : m["proactiveness"], splat, done
@@ -138,7 +141,7 @@ END {
 			if (s[1] != k || s[2] != 1) continue
 			printf "| %d | %d | %d | %d | %d | %s | %s | %s | %s |\n", s[3], s[4], s[5], s[6],
 				s[7] + s[8], s[11] == "" ? "-" : s[11], s[13] == "" ? "-" : s[13],
-				s[14] == "" ? "-" : s[14], s[15] == "" ? "-" : s[15] + s[16]
+				s[14] == "" ? "-" : s[14], (s[15] == "" || s[16] == "") ? "-" : s[15] + s[16]
 		}
 	}
 }' "$D/runs.csv" "$D/steps.csv" > "$D/summary.md"

@@ -51,7 +51,7 @@ OUTD=$TOP/results/$ts
 mkdir -p "$OUTD"
 {
 	echo "linux-source-6.1 $(pkg_version)"
-	echo "guest: $MEM, $NODES nodes, 2 cpus, QEMU TCG; repeats: $REPEAT"
+	echo "guest: $MEM, $NODES nodes, 2 cpus, QEMU \$ACCEL; repeats: $REPEAT"
 	for v in $KERNELS; do echo "$v: $(grep series "$TOP/build/$(variant "$v")/version")"; done
 } > "$OUTD/setup.txt"
 
@@ -86,6 +86,8 @@ while [ "$r" -le "$REPEAT" ]; do
 	r=$((r + 1))
 done
 rm -f "$OUTD/disk.img" "$base"
+# boot.sh chose KVM or TCG on the first boot (build/accel)
+sed -i "s/QEMU \$ACCEL/QEMU $(cat "$TOP/build/accel" 2>/dev/null || echo unknown)/" "$OUTD/setup.txt"
 say "bench: all runs done in $(( $(date +%s) - t0 ))s"
 
 ln -sfn "$ts" "$TOP/results/latest"

@@ -39,6 +39,8 @@ KERNEL=$TOP/build/$V/bzImage
 [ -f "$TOP/build/initramfs.cpio.gz" ] || "$TOP/scripts/initramfs.sh"
 mkdir -p "$TOP/build/logs"
 LOG=${LOG:-$TOP/build/logs/$V-$SUITE.log}
+# A log left from an earlier boot must never be read as this one's
+rm -f "$LOG"
 if [ -z "${DISK:-}" ]; then
 	DISK=$TOP/build/disk-$V-$SUITE.img
 	"$TOP/scripts/disk.sh" "$DISK" "${DISK_MB:-512}"
@@ -94,7 +96,7 @@ fi
 say "boot: $V, suite $SUITE, $MEM, $SMP cpus, $NODES nodes, QEMU $accel, timeout ${TIMEOUT}s, log $LOG"
 t0=$(date +%s)
 rcfile=$(mktemp)
-: > "$LOG"
+echo "# qemu: $accel, $SMP cpus, $NODES nodes, ${mem_mb} MiB" > "$LOG"
 # A line on stderr every minute, so that long runs are not silent
 (
 	n=0
@@ -111,7 +113,7 @@ beat=$!
 	timeout -k 5 "$TIMEOUT" "$@" -display none -monitor none -serial stdio \
 		${DATA:+-serial file:$DATA} </dev/null 2>&1
 	echo $? > "$rcfile"
-} | tee "$LOG"
+} | tee -a "$LOG"
 rc=$(cat "$rcfile")
 rm -f "$rcfile"
 kill "$beat" 2>/dev/null || true

@@ -38,9 +38,11 @@ variant_arg() {
 
 # What the kernel prints when one of its own checks fires (x86): WARN,
 # BUG and oopses, lockdep, KASAN/UBSAN, DEBUG_LIST, DEBUG_VM's page dumps,
-# bad pages, RCU stalls, hung tasks, soft lockups. report.sh and the
+# bad pages, RCU stalls, hung tasks, soft lockups; "[#N]" is the oops
+# counter that die() prints after every trap name (divide error, stack
+# segment, ...). report.sh and the
 # benchmark match it against kernel lines only (see KLINE).
-SPLATS='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|invalid opcode|possible circular locking|possible recursive locking|inconsistent lock state|sleeping function called from invalid context|page dumped because|list_add corruption|list_del corruption|Bad page|KASAN|UBSAN|detected stall|blocked for more than|refcount_t:|Kernel panic'
+SPLATS='[[]#[0-9]+[]]|WARNING:|BUG:|kernel BUG at|Oops|general protection fault|invalid opcode|possible circular locking|possible recursive locking|inconsistent lock state|sleeping function called from invalid context|page dumped because|list_add corruption|list_del corruption|Bad page|KASAN|UBSAN|detected stall|blocked for more than|refcount_t:|Kernel panic'
 # A kernel line: the console's "[ seconds]" prefix, or the guest init's
 # "# kmsg: <level>" copy of the kernel log.
 KLINE='(^ *[[] *[0-9]+[.][0-9]+[]] |# kmsg: <[0-9]>)'

@@ -23,8 +23,13 @@ for log in "$@"; do
 	}
 	/^TAP version/ { tap = 1; next }
 	/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0; next }
-	/^# zc-run: / { prog = substr($0, 11); nleaf = 0; subplan = 0; pfail = 0; inprog = 1; next }
-	/^    1\.\.[0-9]+/ { if (inprog) subplan = substr($1, 4) + 0; next }
+	/^# zc-run: / { prog = substr($0, 11); nleaf = 0; subplan = 0; pfail = 0; skipwhy = ""; inprog = 1; next }
+	/^    1\.\.[0-9]+/ {
+		if (!inprog) next
+		subplan = substr($1, 4) + 0
+		if ($0 ~ /# SKIP/) skipwhy = substr($0, index($0, "# SKIP") + 7)
+		next
+	}
 	/^    (not )?ok [0-9]+/ { if (inprog) leaf($0); next }
 	/^(not )?ok [0-9]+ / {
 		if (!inprog) next
@@ -35,8 +40,13 @@ for log in "$@"; do
 		if ($0 ~ /^not ok/ && pfail == 0 && subplan <= nleaf) {
 			fail++; print "FAIL " prog ": " $0
 		}
-		if (nleaf == 0 && subplan == 0 && $0 ~ /# SKIP/) {
-			skip++; print "SKIP " prog ": " substr($0, index($0, "# SKIP") + 7)
+		# A skip must say why: in its own "1..0 # SKIP why" or after
+		# the "# SKIP" of its result line
+		why = ($0 ~ /# SKIP ./) ? substr($0, index($0, "# SKIP") + 7) : skipwhy
+		if (nleaf == 0 && subplan == 0 && $0 ~ /# SKIP/ && why != "") {
+			skip++; print "SKIP " prog ": " why
+		} else if (nleaf == 0 && subplan == 0 && $0 ~ /# SKIP/) {
+			fail++; print "FAIL " prog ": skipped without saying why"
 		} else if (nleaf == 0 && subplan == 0 && $0 !~ /^not ok/) {
 			fail++; print "FAIL " prog ": exited 0 but printed no results"
 		}

@@ -65,7 +65,7 @@ END {
 }' "$OUTD/scaling.csv" > "$OUTD/.rows"
 {
 	echo "One full compaction of the same fragmented memory (every second page"
-	echo "of anonymous memory unmapped), one node, QEMU TCG, 2 cpus."
+	echo "of anonymous memory unmapped), one node, QEMU $(cat "$TOP/build/accel" 2>/dev/null || echo unknown), 2 cpus."
 	echo
 	echo "| kernel | MiB | seconds | migrate scanned | free scanned | pages migrated | pfns scanned per MiB | seconds per GiB |"
 	echo "|---|---|---|---|---|---|---|---|"

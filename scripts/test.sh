@@ -19,6 +19,9 @@ cat "$TOP/build/logs/host.log"
 logs="$TOP/build/logs/host.log"
 
 # The whole suite on ours, races of ZC_RACE_SECONDS (12) each
+# No log of an earlier run may stand in for one this run did not write
+rm -f "$TOP"/build/logs/*-test.log "$TOP"/build/logs/*-scale.log "$TOP"/build/logs/*-debug.log \
+	"$TOP"/build/logs/*-control.log "$TOP"/build/logs/*-absent.log
 MEM=1G NODES=2 APPEND="ZC_RACE_SECONDS=${ZC_RACE_SECONDS:-12}${ZC_PROVOKE_WARN:+ ZC_PROVOKE_WARN=1}" \
 	"$TOP/scripts/boot.sh" ours test || true
 logs="$logs $TOP/build/logs/ours-test.log"
