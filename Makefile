@@ -2,7 +2,7 @@
 # boots it, its guest tests and the seed's benchmark.  Every target is a
 # thin wrapper around one script in scripts/; see README.md.
 
-VARIANTS := vanilla mainline ours debug
+VARIANTS := vanilla mainline ours debug cma
 VARIANT ?= ours
 S := scripts
 

@@ -3,7 +3,7 @@
 KSRC_CACHE=${KSRC_CACHE:-$HOME/.cache/zone-compaction}
 TREE=$KSRC_CACHE/linux
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-VARIANTS="vanilla mainline ours debug"
+VARIANTS="vanilla mainline ours debug cma"
 
 say() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { say "error: $*"; exit 1; }
