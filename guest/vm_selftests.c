@@ -12,6 +12,18 @@
 
 #define SELFTEST "/tests/compaction_test"
 
+/* "+N" since @before, or "absent": a missing counter is not a zero */
+static const char *delta(char *buf, size_t len, const char *name, long before)
+{
+	long now = zc_vmstat(name);
+
+	if (before < 0 || now < 0)
+		snprintf(buf, len, "absent");
+	else
+		snprintf(buf, len, "+%ld", now - before);
+	return buf;
+}
+
 static void test_compaction_test(const char *variant)
 {
 	long moved0 = zc_vmstat("compact_pages_moved");
@@ -19,7 +31,7 @@ static void test_compaction_test(const char *variant)
 	long stall0 = zc_vmstat("compact_stall");
 	int ran = 0, passed = 0, status;
 	long huge = -1;
-	char line[512];
+	char line[512], d[3][32];
 	double t0 = zc_now();
 	FILE *p;
 
@@ -39,11 +51,11 @@ static void test_compaction_test(const char *variant)
 		sscanf(line, "# Number of huge pages allocated = %ld", &huge);
 	}
 	status = pclose(p);
-	ksft_print_msg("compaction_test: exit %d, %.1fs, %ld huge pages; compact_stall +%ld, compact_migrate_scanned +%ld, compact_pages_moved +%ld\n",
-		       WIFEXITED(status) ? WEXITSTATUS(status) : -1, zc_now() - t0,
-		       huge, zc_vmstat("compact_stall") - stall0,
-		       zc_vmstat("compact_migrate_scanned") - scanned0,
-		       moved0 < 0 ? -1 : zc_vmstat("compact_pages_moved") - moved0);
+	ksft_print_msg("compaction_test: exit %d, %.1fs, %ld huge pages; compact_stall %s, compact_migrate_scanned %s, compact_pages_moved %s\n",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1, zc_now() - t0, huge,
+		       delta(d[0], sizeof(d[0]), "compact_stall", stall0),
+		       delta(d[1], sizeof(d[1]), "compact_migrate_scanned", scanned0),
+		       delta(d[2], sizeof(d[2]), "compact_pages_moved", moved0));
 	if (!ran && !strcmp(variant, "vanilla")) {
 		ksft_test_result_skip("compaction_test: vanilla has no compactor, the selftest's prerequisite fails\n");
 		return;
