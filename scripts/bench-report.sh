@@ -104,7 +104,7 @@ END {
 	print "Allocation phase: the nr_hugepages steps; whole run: from the start of the fill to the end, kcompactd and"
 	print "proactive compaction included. % of limit: each run'\''s huge pages over its own limit. attempts (compact_stall):"
 	print "allocations that entered direct compaction and were not skipped; successes and failures split them by whether"
-	print "the allocation then got its page; deferred (compact_deferred): deferral checks that said wait. pfns scanned:"
+	print "the allocation then got its page; deferred (compact_deferred, ours only): attempts that found compaction paused. pfns scanned:"
 	print "compact_migrate_scanned + compact_free_scanned, each kernel in its own units (ours: every pfn its scanners visit;"
 	print "mainline: a free buddy chunk or a compound page once, an isolated free chunk as 2^order)."
 	print ""
