@@ -22,10 +22,9 @@ static void read_counters(struct counters *c)
 		"compact_pages_moved", "compact_blocks_moved",
 		"pgsteal_kswapd", "pgsteal_direct",
 	};
-	const char *gone;
-	long v[6];
+	long v[sizeof(names) / sizeof(names[0])];
+	const char *gone = zc_vmstats(names, v, sizeof(names) / sizeof(names[0]));
 
-	gone = zc_vmstats(names, v, 6);
 	if (gone)
 		ksft_exit_fail_msg("no %s in /proc/vmstat\n", gone);
 	c->migrate_scanned = v[0];

@@ -29,9 +29,9 @@ static void read_counters(struct counters *c)
 		"compact_deferred", "compact_pages_moved",
 		"pgsteal_kswapd", "pgsteal_direct",
 	};
-	long v[7];
+	long v[sizeof(names) / sizeof(names[0])];
 
-	c->missing = zc_vmstats(names, v, 7);
+	c->missing = zc_vmstats(names, v, sizeof(names) / sizeof(names[0]));
 	c->stall = v[0];
 	c->fail = v[1];
 	c->success = v[2];

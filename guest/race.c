@@ -371,10 +371,8 @@ static void race(const char *name, long (*work)(unsigned long))
 		compactors += comp[i] > 0 && waitpid(comp[i], &status, 0) == comp[i];
 	zc_set_hugepages(0);
 	/* A missing counter fails the race: -1 - -1 would read as 0 */
-	moved = moved < 0 || zc_vmstat("compact_pages_moved") < 0 ? -1 :
-		zc_vmstat("compact_pages_moved") - moved;
-	stall = stall < 0 || zc_compactions() < 0 ? -1 :
-		zc_compactions() - stall;
+	moved = zc_delta(moved, zc_vmstat("compact_pages_moved"));
+	stall = zc_delta(stall, zc_compactions());
 	ksft_test_result(!failed && !broken && compactors == 2 && moved > 0 && stall > 0,
 			 "race_%s: %.0fs, %d of %d workers saw wrong data, %d could not run; %d of 2 compactors ran; compact_pages_moved +%ld, direct compactions +%ld (want > 0)\n",
 			 name, zc_now() - t0, failed, NR_WORKERS, broken, compactors, moved,

@@ -170,8 +170,7 @@ int main(void)
 	moved = zc_vmstat("compact_pages_moved");
 	err = zc_write_file(PATH, "1");
 	/* A missing counter fails: -1 - -1 would read as 0 pages moved */
-	moved = moved < 0 || zc_vmstat("compact_pages_moved") < 0 ? -1 :
-		zc_vmstat("compact_pages_moved") - moved;
+	moved = zc_delta(moved, zc_vmstat("compact_pages_moved"));
 	present = zc_node_zoneinfo(1, "present");
 	if (!err && moved >= 0 && present > 0 && moved * 100 <= present)
 		ksft_test_result_pass("idle_node_moves_little: %ld pages moved of %ld present\n",

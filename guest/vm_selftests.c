@@ -15,12 +15,12 @@
 /* "+N" since @before, or "absent": a missing counter is not a zero */
 static const char *delta(char *buf, size_t len, const char *name, long before)
 {
-	long now = zc_vmstat(name);
+	long d = zc_delta(before, zc_vmstat(name));
 
-	if (before < 0 || now < 0)
+	if (d < 0)
 		snprintf(buf, len, "absent");
 	else
-		snprintf(buf, len, "+%ld", now - before);
+		snprintf(buf, len, "+%ld", d);
 	return buf;
 }
 

@@ -218,10 +218,16 @@ static inline const char *zc_vmstats(const char * const *names, long *v, int n)
  */
 static inline long zc_compactions(void)
 {
-	long stall = zc_vmstat("compact_stall");
-	long deferred = zc_vmstat("compact_deferred");
+	static const char * const names[] = { "compact_stall", "compact_deferred" };
+	long v[2];
 
-	return stall < 0 || deferred < 0 ? -1 : stall - deferred;
+	return zc_vmstats(names, v, 2) ? -1 : v[0] - v[1];
+}
+
+/* @now - @before of a counter; -1 when either reading is -1 (absent) */
+static inline long zc_delta(long before, long now)
+{
+	return before < 0 || now < 0 ? -1 : now - before;
 }
 
 /* One /proc/meminfo field in kB, -1 if absent. */
@@ -488,8 +494,6 @@ static inline int zc_fragment_node(int node, const char *file, long margin_kb,
 	munmap(hole, f->len);
 	return 0;
 }
-
-
 
 /* Sum of "spanned" (or another zoneinfo field) over the zones of @node */
 static inline unsigned long zc_node_zoneinfo(int node, const char *field)

@@ -76,11 +76,8 @@ while [ "$r" -le "$REPEAT" ]; do
 		grep -aq '^done' "$OUTD/$v-$r.csv" 2>/dev/null ||
 			say "bench: $v run $r did not finish, see $OUTD/$v-$r.log"
 		# A kernel splat marks the run's row in the table
-		if tr -d '\r' < "$OUTD/$v-$r.log" | grep -aE "$KLINE" | grep -aE "$SPLATS" \
-			> "$OUTD/$v-$r.splat"; then
+		if splat_scan "$OUTD/$v-$r.log" "$OUTD/$v-$r.splat"; then
 			say "bench: $v run $r: KERNEL SPLAT: $(head -1 "$OUTD/$v-$r.splat")"
-		else
-			rm -f "$OUTD/$v-$r.splat"
 		fi
 	done
 	r=$((r + 1))

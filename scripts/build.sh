@@ -22,8 +22,7 @@ OUT=$KSRC_CACHE/build-$V
 DEST=$TOP/build/$V
 mkdir -p "$DEST" "$TOP/build/logs"
 LOG=$TOP/build/logs/build-$V.log
-CC=gcc
-command -v ccache >/dev/null && CC="ccache gcc"
+CC=$(kernel_cc)
 JOBS=$(( $(nproc) + 1 ))
 
 say "$V: building bzImage (-j$JOBS, CC='$CC', log $LOG)"

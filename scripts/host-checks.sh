@@ -46,7 +46,7 @@ echo "# zc-run: build-cma"
 echo "    1..1"
 t0=$(date +%s)
 if "$TOP/scripts/config.sh" cma >"$TOP/build/logs/build-cma.log" 2>&1 &&
-   make -C "$TREE" O="$KSRC_CACHE/build-cma" CC="$(command -v ccache >/dev/null && echo 'ccache gcc' || echo gcc)" \
+   make -C "$TREE" O="$KSRC_CACHE/build-cma" CC="$(kernel_cc)" \
 	-j"$(( $(nproc) + 1 ))" mm/ >>"$TOP/build/logs/build-cma.log" 2>&1 &&
    [ -f "$KSRC_CACHE/build-cma/mm/zone_compaction.o" ]; then
 	echo "    ok 1 build_cma: mm/ of ours with CMA, MEMORY_HOTPLUG, CONTIG_ALLOC compiles ($(( $(date +%s) - t0 ))s)"

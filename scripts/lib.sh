@@ -40,9 +40,24 @@ variant_arg() {
 # BUG and oopses, lockdep, KASAN/UBSAN, DEBUG_LIST, DEBUG_VM's page dumps,
 # bad pages, RCU stalls, hung tasks, soft lockups; "[#N]" is the oops
 # counter that die() prints after every trap name (divide error, stack
-# segment, ...). report.sh and the
-# benchmark match it against kernel lines only (see KLINE).
+# segment, ...). report.sh and splat_scan match it against kernel lines
+# only (see KLINE).
 SPLATS='[[]#[0-9]+[]]|WARNING:|BUG:|kernel BUG at|Oops|general protection fault|invalid opcode|possible circular locking|possible recursive locking|inconsistent lock state|sleeping function called from invalid context|page dumped because|list_add corruption|list_del corruption|Bad page|KASAN|UBSAN|detected stall|blocked for more than|refcount_t:|Kernel panic'
 # A kernel line: the console's "[ seconds]" prefix, or the guest init's
 # "# kmsg: <level>" copy of the kernel log.
 KLINE='(^ *[[] *[0-9]+[.][0-9]+[]] |# kmsg: <[0-9]>)'
+
+# The kernel splats of serial log $1 into file $2; true when there is one
+# (and $2 holds them), false otherwise (and $2 is gone).
+splat_scan() {
+	if tr -d '\r' < "$1" | grep -aE "$KLINE" | grep -aE "$SPLATS" > "$2"; then
+		return 0
+	fi
+	rm -f "$2"
+	return 1
+}
+
+# The compiler for kernel builds: through ccache when it is installed
+kernel_cc() {
+	if command -v ccache >/dev/null; then echo "ccache gcc"; else echo gcc; fi
+}

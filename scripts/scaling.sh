@@ -39,12 +39,9 @@ for m in $SIZES; do
 		echo "$k,${line#scaling,}" >> "$OUTD/scaling.csv"
 		grep -a 'ok 1 scaling' "$OUTD/$k-$m.log" | sed 's/^ *//' >&2 || true
 		# A kernel splat is reported, and its row marked in the table
-		if tr -d '\r' < "$OUTD/$k-$m.log" | grep -aE "$KLINE" | grep -aE "$SPLATS" \
-			> "$OUTD/$k-$m.splat"; then
+		if splat_scan "$OUTD/$k-$m.log" "$OUTD/$k-$m.splat"; then
 			say "scaling: $k $m: KERNEL SPLAT: $(head -1 "$OUTD/$k-$m.splat")"
 			splatted="$splatted $k-$m"
-		else
-			rm -f "$OUTD/$k-$m.splat"
 		fi
 	done
 done
