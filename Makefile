@@ -2,17 +2,18 @@
 # boots it, its guest tests and the seed's benchmark.  Every target is a
 # thin wrapper around one script in scripts/; see README.md.
 
-VARIANTS := vanilla mainline ours debug cma
+VARIANTS := vanilla mainline ours debug cma ours-irqsoff mainline-irqsoff
 VARIANT ?= ours
 S := scripts
 
-.PHONY: all test run kernel shell tree initramfs series checkpatch clean help
+.PHONY: all test run irqsoff kernel shell tree initramfs series checkpatch clean help
 
 all: help
 
 help:
 	@echo "make test                      build ours, boot it, run the guest suite"
 	@echo "make run                       the benchmark on vanilla, mainline and ours"
+	@echo "make irqsoff                   longest irqs-off section, ours vs mainline"
 	@echo "make kernel VARIANT=<v>        build build/<v>/bzImage ($(VARIANTS))"
 	@echo "make shell VARIANT=<v>         interactive busybox shell in QEMU"
 	@echo "make tree | initramfs | checkpatch | clean"
@@ -31,6 +32,9 @@ test:
 
 run:
 	@$(S)/bench.sh
+
+irqsoff:
+	@$(S)/irqsoff.sh
 
 shell:
 	@$(S)/build.sh $(VARIANT)

@@ -3,7 +3,8 @@
  * Direct compaction: high-order allocations (huge pages through
  * nr_hugepages) compact before they reclaim; extfrag_threshold gates
  * it (deferral is tested by mlocked.c); a full machine neither deadlocks
- * nor loses its watermarks; and the OOM killer still works.
+ * nor loses its watermarks; the OOM killer still works; and PSI counts
+ * direct compaction as a memory stall.
  */
 #include <signal.h>
 #include <sys/wait.h>
@@ -155,6 +156,82 @@ static void test_hugepages_direct(void)
 				      c1.success - c0.success, c1.moved - c0.moved,
 				      reclaimed, bound);
 	unfragment_all(f);
+}
+
+/* The "some" total of /proc/pressure/memory, in microseconds, or -1 */
+static long long psi_some_total(void)
+{
+	char buf[512], *p;
+
+	if (zc_read_file("/proc/pressure/memory", buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "some ");
+	p = p ? strstr(p, "total=") : NULL;
+	return p ? atoll(p + 6) : -1;
+}
+
+/*
+ * A direct compaction is a memory stall: PSI must see it, as it sees
+ * one of CONFIG_COMPACTION, so that /proc/pressure/memory and the tools
+ * that read it (systemd-oomd) account for compaction stalls.
+ *
+ * Anonymous memory with every second page freed, and a third of the
+ * memory left free besides: huge pages then come from compaction alone,
+ * with no reclaim (asserted: pgscan_direct and pgscan_kswapd must not
+ * move, else the stall could be reclaim's). The "some" total must grow
+ * by at least a quarter of the time the allocation took: nearly all of
+ * that time is compaction (the pool does not zero its pages), a quarter
+ * leaves a 4x margin for the time spent outside it, and a kernel that
+ * does not account compaction at all adds nothing.
+ */
+static void test_psi(void)
+{
+	static const char * const names[] = {
+		"pgscan_direct", "pgscan_kswapd", "compact_stall",
+	};
+	long long psi0, psi1;
+	long v0[3], v1[3], avail, want, got;
+	const char *gone;
+	size_t len;
+	char *map;
+	double t;
+
+	map = zc_fragment_anon(zc_meminfo("MemTotal") / 3, &len);
+	if (!map) {
+		ksft_test_result_fail("psi_memstall: cannot fragment memory\n");
+		return;
+	}
+	avail = free_huge();
+	want = avail + zc_meminfo("MemTotal") / 8 / 2048;
+	gone = zc_vmstats(names, v0, 3);
+	psi0 = psi_some_total();
+	t = zc_now();
+	got = zc_set_hugepages(want);
+	t = zc_now() - t;
+	psi1 = psi_some_total();
+	if (!gone)
+		gone = zc_vmstats(names, v1, 3);
+	zc_set_hugepages(0);
+	munmap(map, len);
+	ksft_print_msg("psi: %ld free huge pages before, asked %ld, got %ld in %.3fs; memory some total +%lld us; compact_stall +%ld, pgscan_direct +%ld, pgscan_kswapd +%ld\n",
+		       avail, want, got, t, psi1 - psi0, gone ? -1 : v1[2] - v0[2],
+		       gone ? -1 : v1[0] - v0[0], gone ? -1 : v1[1] - v0[1]);
+	if (gone)
+		ksft_test_result_fail("psi_memstall: no %s in /proc/vmstat\n", gone);
+	else if (psi0 < 0 || psi1 < 0)
+		ksft_test_result_fail("psi_memstall: /proc/pressure/memory unreadable (CONFIG_PSI?)\n");
+	else if (v1[2] == v0[2] || got <= avail)
+		ksft_test_result_fail("psi_memstall: no direct compaction made a huge page (stall +%ld, %ld -> %ld huge pages)\n",
+				      v1[2] - v0[2], avail, got);
+	else if (v1[0] != v0[0] || v1[1] != v0[1])
+		ksft_test_result_fail("psi_memstall: reclaim ran (pgscan +%ld direct, +%ld kswapd): the stall cannot be told from reclaim's\n",
+				      v1[0] - v0[0], v1[1] - v0[1]);
+	else if ((psi1 - psi0) < (long long)(t * 1e6 / 4))
+		ksft_test_result_fail("psi_memstall: some total +%lld us during %.0f us of direct compaction (want >= a quarter)\n",
+				      psi1 - psi0, t * 1e6);
+	else
+		ksft_test_result_pass("psi_memstall: some total +%lld us during %.0f us of direct compaction, %ld stalls, no reclaim\n",
+				      psi1 - psi0, t * 1e6, v1[2] - v0[2]);
 }
 
 /*
@@ -344,7 +421,7 @@ int main(void)
 	ksft_print_header();
 	if (nodes < 1 || nodes > MAX_NODES)
 		ksft_exit_fail_msg("ZC_NODES=%d, want 1..%d\n", nodes, MAX_NODES);
-	ksft_set_plan(4);
+	ksft_set_plan(5);
 	if (zc_read_long(THRESHOLD) != 500)
 		ksft_exit_fail_msg("extfrag_threshold missing or not 500\n");
 	for (i = 0; i < nodes; i++) {
@@ -355,6 +432,7 @@ int main(void)
 			ksft_exit_fail_msg("cannot write %s\n", file);
 	}
 	test_hugepages_direct();
+	test_psi();
 	test_gate();
 	test_full_memory();
 	test_oom();

@@ -4,7 +4,9 @@
 # env: MEM (1G), SMP (2), NODES (2), TIMEOUT (seconds, 900), DISK (image,
 #      default: a fresh one of DISK_MB, 512, MiB), APPEND (extra kernel parameters),
 #      LOG (serial log, default build/logs/VARIANT-SUITE.log), DATA (file
-#      that receives the guest's second serial port, its data channel)
+#      that receives the guest's second serial port, its data channel),
+#      NODE_SKEW_MB (0: node 0 gets this much more memory, the last node
+#      this much less, so that a node boundary falls inside a pageblock)
 # The serial console goes to stdout and to LOG.  Exit status: QEMU's, or
 # 124 when the guest ran into TIMEOUT and was killed.
 set -eu
@@ -52,8 +54,15 @@ fi
 # (topology_sane).
 numa=""
 n=0
+skew=${NODE_SKEW_MB:-0}
+case "$skew" in *[!0-9]*) die "NODE_SKEW_MB must be a number" ;; esac
+[ "$skew" -eq 0 ] || { [ "$NODES" -ge 2 ] && [ "$skew" -lt $(( mem_mb / NODES )) ]; } ||
+	die "NODE_SKEW_MB needs NODES >= 2 and less than a node's memory"
 while [ $n -lt "$NODES" ]; do
-	numa="$numa -object memory-backend-ram,id=m$n,size=$(( mem_mb / NODES ))M"
+	size=$(( mem_mb / NODES ))
+	[ $n -eq 0 ] && size=$(( size + skew ))
+	[ $n -eq $(( NODES - 1 )) ] && [ $n -ne 0 ] && size=$(( size - skew ))
+	numa="$numa -object memory-backend-ram,id=m$n,size=${size}M"
 	numa="$numa -numa node,nodeid=$n,memdev=m$n"
 	c=$n
 	while [ $c -lt "$SMP" ]; do
@@ -96,7 +105,7 @@ fi
 say "boot: $V, suite $SUITE, $MEM, $SMP cpus, $NODES nodes, QEMU $accel, timeout ${TIMEOUT}s, log $LOG"
 t0=$(date +%s)
 rcfile=$(mktemp)
-echo "# qemu: $accel, $SMP cpus, $NODES nodes, ${mem_mb} MiB" > "$LOG"
+echo "# qemu: $accel, $SMP cpus, $NODES nodes, ${mem_mb} MiB${NODE_SKEW_MB:+, node 0 +${NODE_SKEW_MB} MiB}" > "$LOG"
 # A line on stderr every minute, so that long runs are not silent
 (
 	n=0

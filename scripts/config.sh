@@ -11,7 +11,11 @@ V=$1
 
 OUT=$KSRC_CACHE/build-$V
 mkdir -p "$OUT"
-FRAGS="$TOP/configs/base.config $TOP/configs/$V.config"
+# A variant "a-b" is configs/a.config plus configs/b.config
+FRAGS="$TOP/configs/base.config"
+for part in $(echo "$V" | tr '-' ' '); do
+	FRAGS="$FRAGS $TOP/configs/$part.config"
+done
 
 cd "$TREE"
 make -s O="$OUT" tinyconfig >/dev/null

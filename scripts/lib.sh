@@ -3,7 +3,9 @@
 KSRC_CACHE=${KSRC_CACHE:-$HOME/.cache/zone-compaction}
 TREE=$KSRC_CACHE/linux
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-VARIANTS="vanilla mainline ours debug cma"
+# ours-irqsoff and mainline-irqsoff: ours and mainline with the irqsoff
+# latency tracer (configs/irqsoff.config), for scripts/irqsoff.sh only
+VARIANTS="vanilla mainline ours debug cma ours-irqsoff mainline-irqsoff"
 
 say() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { say "error: $*"; exit 1; }

@@ -26,8 +26,11 @@ MEM=1G NODES=2 APPEND="ZC_RACE_SECONDS=${ZC_RACE_SECONDS:-12}${ZC_PROVOKE_WARN:+
 	"$TOP/scripts/boot.sh" ours test || true
 logs="$logs $TOP/build/logs/ours-test.log"
 
-# Data integrity at scale: a 4 GiB guest, 100 compactions
-MEM=4G NODES=2 DISK_MB=2048 APPEND="ZC_INTEGRITY_RUNS=100" \
+# Data integrity at scale: a 4 GiB guest, 100 compactions. Node 0 gets
+# 1 MiB more than node 1, so that the node boundary falls inside a
+# pageblock (guest/layout.c checks that it does, and the zones on both
+# sides of it)
+MEM=4G NODES=2 NODE_SKEW_MB=1 DISK_MB=2048 APPEND="ZC_INTEGRITY_RUNS=100" \
 	"$TOP/scripts/boot.sh" ours scale || true
 logs="$logs $TOP/build/logs/ours-scale.log"
 
@@ -43,7 +46,7 @@ if [ "${ZC_DEBUG:-1}" != 0 ]; then
 	suite=debug
 	[ "${ZC_DEBUG:-1}" = full ] && suite=test
 	"$TOP/scripts/build.sh" debug
-	MEM=1G NODES=2 TIMEOUT=2400 APPEND="ZC_RACE_SECONDS=${ZC_DEBUG_RACE_SECONDS:-10} ZC_TEST_TIMEOUT=1200" \
+	MEM=1G NODES=2 NODE_SKEW_MB=1 TIMEOUT=2400 APPEND="ZC_RACE_SECONDS=${ZC_DEBUG_RACE_SECONDS:-10} ZC_TEST_TIMEOUT=1200" \
 		"$TOP/scripts/boot.sh" debug $suite || true
 	logs="$logs $TOP/build/logs/debug-$suite.log"
 fi
