@@ -24,7 +24,7 @@ done
 # steps; fill_* and whole_* from the counters at the start of the run,
 # the start of the allocation phase and the end (background work
 # included). An empty field: the kernel has no such counter.
-RUNCOLS="kernel,run,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,daemon_wakes,proactiveness,splat,complete"
+RUNCOLS="kernel,run,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,daemon_wakes,proactiveness,splat,complete,migrate_scanned,free_scanned"
 echo "$RUNCOLS" > "$D/runs.csv"
 for f in "$D"/*-[0-9].csv; do
 	[ -f "$f" ] || continue
@@ -43,6 +43,7 @@ for f in "$D"/*-[0-9].csv; do
 		ms += $5
 		acc("rec", add($6, $7)); acc("stall", $10); acc("fail", $11); acc("succ", $12)
 		acc("mv", $13); acc("sc", add($14, $15)); acc("def", $16)
+		acc("msc", $14); acc("fsc", $15)
 		if (!failed && $4 < $3) { failed = 1; tff = ms }
 		last = $4
 	}
@@ -50,14 +51,15 @@ for f in "$D"/*-[0-9].csv; do
 	END {
 		# time_to_fail_s is empty when no step fell short, pct_limit when
 		# the limit could not be read
-		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%s,%d,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d\n",
+		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%s,%d,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s\n",
 			k, r, m["mem_kb"], limit, blocks, m["prefree"], last,
 			m["mem_kb"] ? last * 2048 * 100 / m["mem_kb"] : 0,
 			(limit > 0 ? sprintf("%.1f", last * 100 / limit) : ""), m["first_fail"],
 			failed ? sprintf("%.2f", tff / 1000) : "", ms / 1000,
 			sum["rec"], sum["stall"], sum["def"], sum["succ"], sum["fail"], sum["mv"], sum["sc"],
 			(sum["sc"] == "" || !last) ? "" : sprintf("%.0f", sum["sc"] / last),
-			fmv, fsc, wmv, wsc, wake, m["proactiveness"] < 0 ? "" : m["proactiveness"], splat, done
+			fmv, fsc, wmv, wsc, wake, m["proactiveness"] < 0 ? "" : m["proactiveness"], splat, done,
+			sum["msc"], sum["fsc"]
 	}' >> "$D/runs.csv"
 done
 
@@ -88,15 +90,16 @@ END {
 	nk = split(kernels, K, " ")
 	while ((getline l < setup) > 0) print "    " l
 	print ""
-	print "| kernel | runs | huge pages | % of RAM | % of limit | free huge pages at start | allocation time (s) | pages reclaimed | attempts | deferred | successes | failures | pages moved | pfns scanned per huge page | whole run: pages moved | whole run: pfns scanned | kcompactd wakeups | runs with a kernel splat |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	print "| kernel | runs | huge pages | % of RAM | % of limit | free huge pages at start | allocation time (s) | pages reclaimed | attempts | deferred | successes | failures | pages moved | pfns scanned per huge page | migration scanner pfns | free scanner pfns | whole run: pages moved | whole run: pfns scanned | kcompactd wakeups | runs with a kernel splat |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (x = 1; x <= nk; x++) {
 		k = K[x]
 		stat(k, 7); final[k] = med
-		printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", k, runs[k],
+		printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", k, runs[k],
 			cell(k, 7, "%d"), cell(k, 8, "%.1f"), cell(k, 9, "%.1f"), cell(k, 6, "%d"),
 			cell(k, 12, "%.2f"), cell(k, 13, "%d"), cell(k, 14, "%d"), cell(k, 15, "%d"),
 			cell(k, 16, "%d"), cell(k, 17, "%d"), cell(k, 18, "%d"), cell(k, 20, "%d"),
+			cell(k, 29, "%d"), cell(k, 30, "%d"),
 			cell(k, 23, "%d"), cell(k, 24, "%d"), cell(k, 25, "%d"), splats[k]
 	}
 	print ""
@@ -105,8 +108,9 @@ END {
 	print "proactive compaction included. % of limit: each run'\''s huge pages over its own limit. attempts (compact_stall):"
 	print "allocations that entered direct compaction and were not skipped; successes and failures split them by whether"
 	print "the allocation then got its page; deferred (compact_deferred, ours only): attempts that found compaction paused. pfns scanned:"
-	print "compact_migrate_scanned + compact_free_scanned, each kernel in its own units (ours: every pfn its scanners visit;"
-	print "mainline: a free buddy chunk or a compound page once, an isolated free chunk as 2^order)."
+	print "compact_migrate_scanned + compact_free_scanned in the allocation phase, both kernels in the same units (a free block"
+	print "or a compound page passed over once, an isolated free block as its pages, every other pfn once per look; ours also"
+	print "counts its check that a block can be freed before it empties it), and each scanner'\''s share in the next two columns."
 	print ""
 	print "Limit: pageblocks whose every page was free or on the LRU just before the allocation phase (/proc/kpageflags):"
 	for (x = 1; x <= nk; x++) {

@@ -23,26 +23,32 @@ make -s O="$OUT" tinyconfig >/dev/null
 	{ cat "$OUT/merge.log" >&2; die "merge_config.sh failed"; }
 make -s O="$OUT" olddefconfig >/dev/null
 
-# Every line of the fragments must hold in the final .config.
+# Every option the fragments set must hold in the final .config; where
+# two fragments set one, the later wins, as in merge_config.sh.
 bad=0
-for f in $FRAGS; do
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=*)
-			opt=${line%%=*}
-			grep -qxF "$line" "$OUT/.config" || {
-				got=$(grep "^$opt=" "$OUT/.config" || echo "not set")
-				say "$V: $opt requested as '${line#*=}' but is '${got#*=}' ($(basename "$f"))"
-				bad=1
-			} ;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }; opt=${opt%% *}
-			if grep -q "^$opt=[ym]" "$OUT/.config"; then
-				say "$V: $opt requested off but is on ($(basename "$f"))"
-				bad=1
-			fi ;;
-		esac
-	done < "$f"
-done
+last=$(cat $FRAGS | awk '
+	/^CONFIG_[A-Za-z0-9_]*=/ { o = $0; sub(/=.*/, "", o) }
+	/^# CONFIG_[A-Za-z0-9_]* is not set$/ { o = $2 }
+	o != "" { if (!(o in v)) ord[n++] = o; v[o] = $0; o = "" }
+	END { for (i = 0; i < n; i++) print v[ord[i]] }')
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		opt=${line%%=*}
+		grep -qxF "$line" "$OUT/.config" || {
+			got=$(grep "^$opt=" "$OUT/.config" || echo "not set")
+			say "$V: $opt requested as '${line#*=}' but is '${got#*=}'"
+			bad=1
+		} ;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		if grep -q "^$opt=[ym]" "$OUT/.config"; then
+			say "$V: $opt requested off but is on"
+			bad=1
+		fi ;;
+	esac
+done <<EOF2
+$last
+EOF2
 [ $bad -eq 0 ] || die "$V: requested options were dropped from .config"
 say "$V: .config ok ($(grep -c '=y' "$OUT/.config") options built in)"

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The compaction tracepoints under CONFIG_COMPACTION's names
+ * (events/compaction/): they exist, and what they report adds up to the
+ * vmstat counters, exactly, over a compact_node run and over huge page
+ * allocations that compact directly. The tracer keeps every event in a
+ * buffer big enough for both (checked: a lost event fails the test).
+ */
+#include "zc.h"
+
+#define TRACING		"/sys/kernel/debug/tracing/"
+#define FILE_MB		160
+#define NODE		0
+#define MAX_LINE	512
+
+static const char * const events[] = {
+	"mm_compaction_try_to_compact_pages", "mm_compaction_suitable",
+	"mm_compaction_deferred", "mm_compaction_begin",
+	"mm_compaction_end", "mm_compaction_finished",
+	"mm_compaction_isolate_migratepages",
+	"mm_compaction_isolate_freepages", "mm_compaction_migratepages",
+	"mm_compaction_defer_compaction", "mm_compaction_defer_reset",
+};
+#define NR_EVENTS (sizeof(events) / sizeof(events[0]))
+
+/* The counters the events add up to, in the order of struct sums */
+static const char * const counters[] = {
+	"compact_migrate_scanned", "compact_free_scanned",
+	"compact_pages_moved", "compact_pagemigrate_failed",
+	"compact_deferred",
+};
+#define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+struct sums {
+	long v[NR_COUNTERS];	/* the same quantities, from the events */
+	long begin, end, end_success, end_complete, tries, tries_order9;
+};
+
+static void read_counters(long *v)
+{
+	const char *gone = zc_vmstats(counters, v, NR_COUNTERS);
+
+	if (gone)
+		ksft_exit_fail_msg("no %s in /proc/vmstat\n", gone);
+}
+
+/* Empty the trace buffer: tracefs does that on an open with O_TRUNC */
+static int clear_trace(void)
+{
+	int fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* Sum the events of the trace buffer, then empty it */
+static int read_trace(struct sums *s)
+{
+	char line[MAX_LINE];
+	unsigned long a, b;
+	FILE *f = fopen(TRACING "trace", "r");
+	char *p;
+
+	memset(s, 0, sizeof(*s));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if ((p = strstr(line, "mm_compaction_isolate_migratepages: ")) &&
+		    (p = strstr(p, "nr_scanned=")) && sscanf(p, "nr_scanned=%lu", &a) == 1)
+			s->v[0] += a;
+		else if ((p = strstr(line, "mm_compaction_isolate_freepages: ")) &&
+			 (p = strstr(p, "nr_scanned=")) && sscanf(p, "nr_scanned=%lu", &a) == 1)
+			s->v[1] += a;
+		else if ((p = strstr(line, "mm_compaction_migratepages: ")) &&
+			 sscanf(p, "mm_compaction_migratepages: nr_migrated=%lu nr_failed=%lu",
+				&a, &b) == 2) {
+			s->v[2] += a;
+			s->v[3] += b;
+		} else if (strstr(line, "mm_compaction_deferred: ")) {
+			s->v[4]++;
+		} else if (strstr(line, "mm_compaction_begin: ")) {
+			s->begin++;
+		} else if (strstr(line, "mm_compaction_end: ")) {
+			s->end++;
+			s->end_success += !!strstr(line, "status=success");
+			s->end_complete += !!strstr(line, "status=complete");
+		} else if ((p = strstr(line, "mm_compaction_try_to_compact_pages: "))) {
+			s->tries++;
+			s->tries_order9 += !!strstr(p, "order=9 ");
+		}
+	}
+	fclose(f);
+	return clear_trace();
+}
+
+/* Events lost to a full buffer, over all CPUs; -1 if unreadable */
+static long lost_events(void)
+{
+	char path[96];
+	long lost = 0, v;
+	int cpu;
+
+	for (cpu = 0; cpu < 64; cpu++) {
+		snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
+		if (access(path, R_OK))
+			break;
+		v = zc_keyed_value(path, "overrun", ':');
+		if (v < 0)
+			return -1;
+		lost += v;
+	}
+	return cpu ? lost : -1;
+}
+
+/* Do the event sums match the counters' deltas? Prints both. */
+static int sums_match(const char *what, const struct sums *s,
+		      const long *c0, const long *c1)
+{
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; i < NR_COUNTERS; i++) {
+		long d = c1[i] - c0[i];
+
+		ksft_print_msg("%s: %s +%ld, events %ld\n", what, counters[i], d, s->v[i]);
+		bad |= d != s->v[i];
+	}
+	return bad;
+}
+
+int main(void)
+{
+	long c0[NR_COUNTERS], c1[NR_COUNTERS], lost, h;
+	struct zc_frag f;
+	struct sums s;
+	char path[128];
+	size_t i;
+	int missing = 0;
+
+	ksft_print_header();
+	ksft_set_plan(3);
+
+	for (i = 0; i < NR_EVENTS; i++) {
+		snprintf(path, sizeof(path), TRACING "events/compaction/%s/format", events[i]);
+		if (access(path, R_OK)) {
+			ksft_print_msg("no %s\n", path);
+			missing++;
+		}
+	}
+	if (missing)
+		ksft_test_result_fail("trace_events: %d of %zu compaction events missing\n",
+				      missing, NR_EVENTS);
+	else
+		ksft_test_result_pass("trace_events: all %zu compaction events under mainline's names\n",
+				      NR_EVENTS);
+
+	/* 8 MiB a CPU holds a 1 GiB guest's runs several times over */
+	if (zc_write_file(TRACING "buffer_size_kb", "8192") ||
+	    clear_trace() ||
+	    zc_write_file(TRACING "events/compaction/enable", "1") ||
+	    zc_write_file(TRACING "tracing_on", "1"))
+		ksft_exit_fail_msg("cannot enable events/compaction: %s\n", strerror(errno));
+	if (zc_make_file("/mnt/zc-trace", FILE_MB))
+		ksft_exit_fail_msg("cannot write /mnt/zc-trace\n");
+
+	/* A full compaction of one node: one run per zone, scanners meet */
+	if (zc_fragment_node(NODE, "/mnt/zc-trace", 12 * 1024, &f))
+		ksft_exit_fail_msg("cannot fragment node %d\n", NODE);
+	if (read_trace(&s))
+		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
+	read_counters(c0);
+	if (zc_write_file("/proc/sys/vm/compact_node", "0"))
+		ksft_exit_fail_msg("write to compact_node failed\n");
+	read_counters(c1);
+	lost = lost_events();
+	if (read_trace(&s))
+		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
+	zc_unfragment(&f);
+	ksft_print_msg("compact_node: %ld begin, %ld end (%ld complete), %ld lost\n",
+		       s.begin, s.end, s.end_complete, lost);
+	if (!sums_match("compact_node", &s, c0, c1) && lost == 0 && s.begin > 0 &&
+	    s.begin == s.end && s.end_complete == s.end && c1[2] > c0[2])
+		ksft_test_result_pass("trace_compact_node: %ld runs, all complete; scanned, moved and failed add up to vmstat\n",
+				      s.end);
+	else
+		ksft_test_result_fail("trace_compact_node: the events do not add up (see above; want every run complete, none lost, pages moved)\n");
+
+	/* Direct compaction: huge pages on a fragmented node */
+	if (zc_fragment_node(NODE, "/mnt/zc-trace", 12 * 1024, &f))
+		ksft_exit_fail_msg("cannot fragment node %d\n", NODE);
+	if (read_trace(&s))
+		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
+	read_counters(c0);
+	h = zc_node_hugepages(NODE, zc_node_meminfo(NODE, "MemTotal") / 2048 / 2);
+	read_counters(c1);
+	lost = lost_events();
+	if (read_trace(&s))
+		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
+	zc_node_hugepages(NODE, 0);
+	zc_unfragment(&f);
+	zc_write_file(TRACING "events/compaction/enable", "0");
+	unlink("/mnt/zc-trace");
+	ksft_print_msg("direct: %ld huge pages, %ld order-9 direct compactions, %ld runs (%ld success), %ld lost\n",
+		       h, s.tries_order9, s.end, s.end_success, lost);
+	/*
+	 * Every run that made its page ends with "success", and there must
+	 * be one: half of a fragmented node cannot be had without them.
+	 */
+	if (!sums_match("direct", &s, c0, c1) && lost == 0 && s.begin == s.end &&
+	    s.tries_order9 > 0 && s.end_success > 0)
+		ksft_test_result_pass("trace_direct: %ld huge pages, %ld direct compactions, %ld runs made the page; the events add up to vmstat\n",
+				      h, s.tries_order9, s.end_success);
+	else
+		ksft_test_result_fail("trace_direct: the events do not add up (see above; want order-9 tries, a success, none lost)\n");
+	ksft_finished();
+}
