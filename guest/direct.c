@@ -176,53 +176,79 @@ static long long psi_some_total(void)
  * that read it (systemd-oomd) account for compaction stalls.
  *
  * Anonymous memory with every second page freed, and a third of the
- * memory left free besides: huge pages then come from compaction alone,
- * with no reclaim (asserted: pgscan_direct and pgscan_kswapd must not
- * move, else the stall could be reclaim's). The "some" total must grow
- * by at least a quarter of the time the allocation took: nearly all of
- * that time is compaction (the pool does not zero its pages), a quarter
- * leaves a 4x margin for the time spent outside it, and a kernel that
- * does not account compaction at all adds nothing.
+ * memory left free besides. Each node is asked for a sixteenth of its
+ * memory in huge pages more than its free lists hold, but never so many
+ * that less than a quarter of the node would stay free: asked for all
+ * at once, the pool places huge pages on every node in turn, and a node
+ * whose free memory was all in the holes reached its watermark and
+ * reclaimed (a CI run: pgscan_direct +6). So the huge pages come from
+ * compaction alone, with no reclaim (asserted: pgscan_direct and
+ * pgscan_kswapd must not move, else the stall could be reclaim's). The
+ * "some" total must grow by at least a quarter of the time the
+ * allocations took: nearly all of that time is compaction (the pool
+ * does not zero its pages), a quarter leaves a 4x margin for the time
+ * spent outside it, and a kernel that does not account compaction at all
+ * adds nothing.
  */
 static void test_psi(void)
 {
 	static const char * const names[] = {
 		"pgscan_direct", "pgscan_kswapd", "compact_stall",
 	};
+	long avail[MAX_NODES], want[MAX_NODES], got = 0, made = 0;
 	long long psi0, psi1;
-	long v0[3], v1[3], avail, want, got;
+	long v0[3], v1[3], total, cap;
+	struct zc_buddy b;
 	const char *gone;
 	size_t len;
 	char *map;
 	double t;
+	int i;
 
 	map = zc_fragment_anon(zc_meminfo("MemTotal") / 3, &len);
-	if (!map) {
+	if (!map || zc_read_buddyinfo(&b) <= 0) {
 		ksft_test_result_fail("psi_memstall: cannot fragment memory\n");
+		if (map)
+			munmap(map, len);
 		return;
 	}
-	avail = free_huge();
-	want = avail + zc_meminfo("MemTotal") / 8 / 2048;
+	for (i = 0; i < nodes; i++) {
+		total = zc_node_meminfo(i, "MemTotal");
+		avail[i] = zc_free_at_least(&b, i, ZC_HPAGE_ORDER) >> ZC_HPAGE_ORDER;
+		want[i] = avail[i] + total / 16 / 2048;
+		cap = (zc_node_meminfo(i, "MemFree") - total / 4) / 2048;
+		if (want[i] > cap)
+			want[i] = cap;
+	}
 	gone = zc_vmstats(names, v0, 3);
 	psi0 = psi_some_total();
 	t = zc_now();
-	got = zc_set_hugepages(want);
+	for (i = 0; i < nodes; i++) {
+		long n = want[i] > 0 ? zc_node_hugepages(i, want[i]) : 0;
+
+		got += n;
+		made += n - avail[i] > 0 ? n - avail[i] : 0;
+	}
 	t = zc_now() - t;
 	psi1 = psi_some_total();
 	if (!gone)
 		gone = zc_vmstats(names, v1, 3);
-	zc_set_hugepages(0);
+	for (i = 0; i < nodes; i++) {
+		ksft_print_msg("psi: node %d: %ld free huge pages before, asked %ld\n",
+			       i, avail[i], want[i]);
+		zc_node_hugepages(i, 0);
+	}
 	munmap(map, len);
-	ksft_print_msg("psi: %ld free huge pages before, asked %ld, got %ld in %.3fs; memory some total +%lld us; compact_stall +%ld, pgscan_direct +%ld, pgscan_kswapd +%ld\n",
-		       avail, want, got, t, psi1 - psi0, gone ? -1 : v1[2] - v0[2],
+	ksft_print_msg("psi: got %ld huge pages, %ld more than were free, in %.3fs; memory some total +%lld us; compact_stall +%ld, pgscan_direct +%ld, pgscan_kswapd +%ld\n",
+		       got, made, t, psi1 - psi0, gone ? -1 : v1[2] - v0[2],
 		       gone ? -1 : v1[0] - v0[0], gone ? -1 : v1[1] - v0[1]);
 	if (gone)
 		ksft_test_result_fail("psi_memstall: no %s in /proc/vmstat\n", gone);
 	else if (psi0 < 0 || psi1 < 0)
 		ksft_test_result_fail("psi_memstall: /proc/pressure/memory unreadable (CONFIG_PSI?)\n");
-	else if (v1[2] == v0[2] || got <= avail)
-		ksft_test_result_fail("psi_memstall: no direct compaction made a huge page (stall +%ld, %ld -> %ld huge pages)\n",
-				      v1[2] - v0[2], avail, got);
+	else if (v1[2] == v0[2] || made <= 0)
+		ksft_test_result_fail("psi_memstall: no direct compaction made a huge page (stall +%ld, %ld made)\n",
+				      v1[2] - v0[2], made);
 	else if (v1[0] != v0[0] || v1[1] != v0[1])
 		ksft_test_result_fail("psi_memstall: reclaim ran (pgscan +%ld direct, +%ld kswapd): the stall cannot be told from reclaim's\n",
 				      v1[0] - v0[0], v1[1] - v0[1]);
@@ -230,8 +256,8 @@ static void test_psi(void)
 		ksft_test_result_fail("psi_memstall: some total +%lld us during %.0f us of direct compaction (want >= a quarter)\n",
 				      psi1 - psi0, t * 1e6);
 	else
-		ksft_test_result_pass("psi_memstall: some total +%lld us during %.0f us of direct compaction, %ld stalls, no reclaim\n",
-				      psi1 - psi0, t * 1e6, v1[2] - v0[2]);
+		ksft_test_result_pass("psi_memstall: some total +%lld us during %.0f us of direct compaction, %ld stalls, %ld huge pages made, no reclaim\n",
+				      psi1 - psi0, t * 1e6, v1[2] - v0[2], made);
 }
 
 /*

@@ -23,7 +23,7 @@ for v in mainline-irqsoff ours-irqsoff; do
 		APPEND="ZC_IRQSOFF_ROUNDS=$ROUNDS" "$TOP/scripts/boot.sh" "$v" irqsoff >/dev/null || true
 	"$TOP/scripts/report.sh" "$OUT/$v.log" > "$OUT/$v.report" ||
 		die "$v: the guest run failed, see $OUT/$v.report"
-	tr -d '\r' < "$OUT/$v.log" | sed -n 's/^# irqsoff: //p' |
+	tr -d '\r' < "$OUT/$v.log" | sed -n 's/^ *# irqsoff: //p' |
 		sed 's/\([a-z_]*\)=\([^ ]*\) */\2,/g; s/,$//' | sed "s/^/${v%-irqsoff},/" >> "$OUT/irqsoff.csv"
 done
 # Median (min-max) per kernel and phase; ours must be no longer than mainline
