@@ -45,14 +45,22 @@ static void unfragment(struct zc_frag *f)
 	zc_unbind_mem();
 }
 
-/* "=> started at: X" and "=> ended at: Y" of the trace, or "?" */
-static void sites(char *start, char *end, size_t len)
+/*
+ * "=> started at: X" and "=> ended at: Y" of the trace, or "?", and the
+ * first frames of the stack the tracer saved where interrupts came back
+ * on, innermost first, joined by '<' (the caller of the unlock says whose
+ * section it was: "_raw_spin_unlock_irqrestore" alone does not).
+ */
+static void sites(char *start, char *end, char *stack, size_t len)
 {
 	static char buf[1 << 16];
-	char *p;
+	size_t used = 0;
+	char *p, *line;
+	int frames = 0;
 
 	snprintf(start, len, "?");
 	snprintf(end, len, "?");
+	snprintf(stack, len, "?");
 	if (zc_read_file(TRACING "trace", buf, sizeof(buf)) <= 0)
 		return;
 	p = strstr(buf, "=> started at: ");
@@ -63,12 +71,23 @@ static void sites(char *start, char *end, size_t len)
 		p = strstr(buf, "=> ended at: ");
 	if (p)
 		sscanf(p + 13, " %63s", end);
+	for (line = strtok(buf, "\n"); line && frames < 6; line = strtok(NULL, "\n")) {
+		char fn[64];
+
+		if (strncmp(line, " => ", 4) || sscanf(line + 4, "%63s", fn) != 1)
+			continue;
+		used += snprintf(stack + used, len - used, "%s%s",
+				 frames ? "<" : "", fn);
+		if (used >= len)
+			break;
+		frames++;
+	}
 }
 
 /* Run @phase once under the tracer; returns the longest section in us */
 static long traced(const char *phase, int round)
 {
-	char start[64], end[64];
+	char start[256], end[256], stack[256];
 	double t = zc_now();
 	long max, hp = -1;
 
@@ -82,10 +101,10 @@ static long traced(const char *phase, int round)
 		hp = zc_set_hugepages(zc_meminfo("MemTotal") / 2 / 2048);
 	zc_write_file(TRACING "tracing_on", "0");
 	max = zc_read_long(TRACING "tracing_max_latency");
-	sites(start, end, sizeof(start));
+	sites(start, end, stack, sizeof(stack));
 	zc_write_file(TRACING "current_tracer", "nop");
-	ksft_print_msg("irqsoff: phase=%s round=%d max_us=%ld start=%s end=%s seconds=%.2f huge_pages=%ld\n",
-		       phase, round, max, start, end, zc_now() - t, hp);
+	ksft_print_msg("irqsoff: phase=%s round=%d max_us=%ld start=%s end=%s seconds=%.2f huge_pages=%ld stack=%s\n",
+		       phase, round, max, start, end, zc_now() - t, hp, stack);
 	return max;
 }
 

@@ -3,12 +3,14 @@
 # during huge page allocation, ours against mainline, both built with the
 # irqsoff tracer (variants ours-irqsoff, mainline-irqsoff; not the
 # benchmark kernels). Writes results/irqsoff-<ts>/{irqsoff.csv,table.md}.
-# env: MEM (1G), ROUNDS (3)
+# env: MEM (1G), ROUNDS (3), SMP (2), NODES (2; every node needs a CPU)
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) sed -n '2,6p' "$0"; exit 0 ;; esac
 MEM=${MEM:-1G}
 ROUNDS=${ROUNDS:-3}
+SMP=${SMP:-2}
+NODES=${NODES:-2}
 case "$ROUNDS" in [1-9]) ;; *) die "ROUNDS must be 1..9" ;; esac
 
 OUT=$TOP/results/irqsoff-$(date +%Y%m%d-%H%M%S)
@@ -17,9 +19,9 @@ for v in mainline-irqsoff ours-irqsoff; do
 	"$TOP/scripts/build.sh" "$v"
 done
 "$TOP/scripts/initramfs.sh"
-echo "kernel,phase,round,max_us,start,end,seconds,huge_pages" > "$OUT/irqsoff.csv"
+echo "kernel,phase,round,max_us,start,end,seconds,huge_pages,stack" > "$OUT/irqsoff.csv"
 for v in mainline-irqsoff ours-irqsoff; do
-	LOG=$OUT/$v.log MEM=$MEM NODES=2 TIMEOUT=1800 \
+	LOG=$OUT/$v.log MEM=$MEM SMP=$SMP NODES=$NODES TIMEOUT=1800 \
 		APPEND="ZC_IRQSOFF_ROUNDS=$ROUNDS" "$TOP/scripts/boot.sh" "$v" irqsoff >/dev/null || true
 	"$TOP/scripts/report.sh" "$OUT/$v.log" > "$OUT/$v.report" ||
 		die "$v: the guest run failed, see $OUT/$v.report"
@@ -53,12 +55,12 @@ awk -F, 'NR > 1 { k = $1 "," $2; v[k] = v[k] " " $4; n[k]++ }
 		exit bad
 	}' "$OUT/irqsoff.csv" > "$OUT/table.md" && rc=0 || rc=$?
 {
-	echo "Longest irqs-off section (irqsoff tracer), $MEM guest, 2 nodes, $ROUNDS rounds each, median (min-max)"
+	echo "Longest irqs-off section (irqsoff tracer), $MEM guest, $SMP CPUs, $NODES nodes, $ROUNDS rounds each, median (min-max)"
 	echo
 	cat "$OUT/table.md"
 	echo
 	echo "Where the longest sections began and ended:"
-	sed 1d "$OUT/irqsoff.csv" | awk -F, '{ print "  " $1 " " $2 " round " $3 ": " $4 " us, " $5 " .. " $6 }'
+	sed 1d "$OUT/irqsoff.csv" | awk -F, '{ print "  " $1 " " $2 " round " $3 ": " $4 " us, " $5 " .. " $6 ", from " $9 }'
 } > "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 say "irqsoff: results in $OUT"
