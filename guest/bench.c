@@ -14,11 +14,21 @@
  *   step,<n>,<requested>,<obtained>,<ms>,<counter deltas ...>
  *   fill,<counter deltas from the start to the allocation phase>
  *   whole,<counter deltas from the start to the end of the run>
+ *   attempt,<us>,<migrate pfns scanned>,<free pfns scanned>,<zones>,<order>
  *
  * The counters are those of counters[] in that order; one this kernel
  * does not have is an empty field, never a zero. The whole-run deltas
  * include what background compaction (kcompactd, proactive compaction)
  * did during the fill and between the steps.
+ *
+ * On a kernel with the compaction tracepoints, each direct compaction of
+ * the allocation phase is an attempt line, from the events under
+ * CONFIG_COMPACTION's names: it starts at mm_compaction_try_to_compact_pages
+ * and ends at the last event of the same task before its next attempt;
+ * the pfns are the nr_scanned of its mm_compaction_isolate_* events, and
+ * zones the mm_compaction_end events of its zone runs (0: every zone was
+ * passed over, deferred or skipped). Background compaction (kcompactd)
+ * is not an attempt. "meta,trace_lost" counts events the buffer lost.
  */
 #include <dirent.h>
 #include <signal.h>
@@ -30,6 +40,8 @@
 #define FILE_PAGES	128
 #define WRITERS		32
 #define ROOT		"/mnt/fill"
+#define TRACING		"/sys/kernel/debug/tracing/"
+#define MAX_TASKS	64
 
 static FILE *out;
 
@@ -187,6 +199,164 @@ static long pageblock_map(char *map, long max_blocks, long *limit, long *hist)
 	return blocks;
 }
 
+static const char * const trace_events[] = {
+	"mm_compaction_try_to_compact_pages", "mm_compaction_end",
+	"mm_compaction_isolate_migratepages", "mm_compaction_isolate_freepages",
+};
+#define NR_TRACE_EVENTS (sizeof(trace_events) / sizeof(trace_events[0]))
+
+/*
+ * Make the buffer (8 MiB a CPU, allocated before the fill so that both
+ * kernels fill the same memory) and enable the events, tracing still off.
+ * Returns -1 when the kernel has no compaction tracepoints.
+ */
+static int trace_setup(void)
+{
+	char path[160];
+	unsigned int i;
+
+	if (access(TRACING "events/compaction", F_OK) ||
+	    zc_write_file(TRACING "tracing_on", "0") ||
+	    zc_write_file(TRACING "buffer_size_kb", "8192"))
+		return -1;
+	for (i = 0; i < NR_TRACE_EVENTS; i++) {
+		snprintf(path, sizeof(path), TRACING "events/compaction/%s/enable",
+			 trace_events[i]);
+		if (zc_write_file(path, "1"))
+			return -1;
+	}
+	return 0;
+}
+
+/* Empty the buffer (an open with O_TRUNC does) and start tracing */
+static int trace_start(void)
+{
+	int fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return zc_write_file(TRACING "tracing_on", "1");
+}
+
+/* Events lost to a full buffer, over all CPUs; -1 if unreadable */
+static long trace_lost(void)
+{
+	char path[96];
+	long lost = 0, v;
+	int cpu;
+
+	for (cpu = 0; cpu < 64; cpu++) {
+		snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
+		if (access(path, R_OK))
+			break;
+		v = zc_keyed_value(path, "overrun", ':');
+		if (v < 0)
+			return -1;
+		lost += v;
+	}
+	return cpu ? lost : -1;
+}
+
+struct attempt {
+	int pid;
+	double t0, t1;
+	long migrate, free;
+	int zones, order;
+};
+
+static void attempt_print(const struct attempt *a)
+{
+	fprintf(out, "attempt,%.0f,%ld,%ld,%d,%d\n", (a->t1 - a->t0) * 1e6,
+		a->migrate, a->free, a->zones, a->order);
+}
+
+/*
+ * One trace line: "<comm>-<pid> [<cpu>] <flags> <secs>: <event>: <fields>".
+ * Returns the event name (in @line) or NULL.
+ */
+static char *trace_parse(char *line, int *pid, double *ts)
+{
+	char *cpu = strstr(line, " ["), *ev, *dash, *t;
+
+	if (line[0] == '#' || !cpu)
+		return NULL;
+	ev = strstr(cpu, ": mm_compaction_");
+	if (!ev)
+		return NULL;
+	*ev = '\0';
+	t = strrchr(cpu, ' ');
+	*cpu = '\0';
+	dash = strrchr(line, '-');
+	if (!t || !dash)
+		return NULL;
+	*pid = atoi(dash + 1);
+	*ts = atof(t + 1);
+	return ev + 2;
+}
+
+/* Stop tracing and write an attempt line per direct compaction */
+static long trace_report(void)
+{
+	static struct attempt open_[MAX_TASKS];
+	static char line[1024];
+	int n = 0, i, pid;
+	long count = 0;
+	FILE *f;
+	double ts;
+	char *ev;
+
+	zc_write_file(TRACING "tracing_on", "0");
+	f = fopen(TRACING "trace", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct attempt *a = NULL;
+		char *nr;
+
+		ev = trace_parse(line, &pid, &ts);
+		if (!ev)
+			continue;
+		nr = NULL;
+		for (i = 0; i < n; i++)
+			if (open_[i].pid == pid)
+				a = &open_[i];
+		if (!strncmp(ev, "mm_compaction_try_to_compact_pages:", 35)) {
+			if (a) {
+				attempt_print(a);
+				count++;
+			} else if (n < MAX_TASKS) {
+				a = &open_[n++];
+			} else {
+				continue;
+			}
+			memset(a, 0, sizeof(*a));
+			a->pid = pid;
+			a->t0 = a->t1 = ts;
+			nr = strstr(ev, "order=");
+			a->order = nr ? atoi(nr + 6) : -1;
+			continue;
+		}
+		if (!a)
+			continue;	/* kcompactd, or a task traced mid-attempt */
+		a->t1 = ts;
+		nr = strstr(ev, "nr_scanned=");
+		if (!strncmp(ev, "mm_compaction_end:", 18))
+			a->zones++;
+		else if (nr && !strncmp(ev, "mm_compaction_isolate_migratepages:", 35))
+			a->migrate += atol(nr + 11);
+		else if (nr && !strncmp(ev, "mm_compaction_isolate_freepages:", 32))
+			a->free += atol(nr + 11);
+	}
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		attempt_print(&open_[i]);
+		count++;
+	}
+	fprintf(out, "meta,trace_lost,%ld\n", trace_lost());
+	return count;
+}
+
 int main(int argc, char **argv)
 {
 	static char map[1 << 16];
@@ -199,7 +369,7 @@ int main(int argc, char **argv)
 	struct zc_buddy b;
 	double t, t_fill;
 	char path[64];
-	int i, w, steps = 0, bad = 0;
+	int i, w, steps = 0, bad = 0, traced;
 	pid_t pids[WRITERS];
 
 	ksft_print_header();
@@ -218,6 +388,8 @@ int main(int argc, char **argv)
 				   proactive);
 	fprintf(out, "meta,proactiveness,%ld\n",
 		zc_read_long("/proc/sys/vm/compaction_proactiveness"));
+	traced = !trace_setup();
+	fprintf(out, "meta,trace,%s\n", traced ? "on" : "absent");
 	read_counters(start);
 
 	/* Fill: WRITERS writers in parallel, 2x RAM in 512 KiB files */
@@ -283,6 +455,8 @@ int main(int argc, char **argv)
 	else
 		ksft_test_result_fail("bench_limit: cannot read /proc/kpageflags\n");
 
+	if (traced && trace_start())
+		ksft_exit_fail_msg("cannot start the compaction trace\n");
 	read_counters(alloc0);
 	fprintf(out, "fill");
 	print_deltas(start, alloc0);
@@ -314,6 +488,9 @@ int main(int argc, char **argv)
 		prev = got;
 	}
 	read_counters(c1);
+	if (traced)
+		ksft_print_msg("bench: %ld direct compaction attempts traced\n",
+			       trace_report());
 	fprintf(out, "whole");
 	print_deltas(start, c1);
 	blocks = pageblock_map(map, sizeof(map) - 1, &limit, NULL);

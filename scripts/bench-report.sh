@@ -150,7 +150,50 @@ END {
 	}
 }' "$D/runs.csv" "$D/steps.csv" > "$D/summary.md"
 
-command -v gnuplot >/dev/null || { say "no gnuplot: skipping the plots"; exit 0; }
+# attempts.csv: every direct compaction of every run's allocation phase,
+# from the compaction tracepoints (guest/bench.c, "attempt" lines)
+echo "kernel,run,us,migrate_scanned,free_scanned,zones,order" > "$D/attempts.csv"
+for f in "$D"/*-[0-9].csv; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f" .csv)
+	tr -d '\r' < "$f" | awk -F, -v k="${b%-*}" -v r="${b##*-}" '$1 == "attempt" { $1 = ""; print k "," r substr($0, 1) }' OFS=, >> "$D/attempts.csv"
+done
+# Per kernel, over the attempts of all its runs that compacted a zone:
+# p50, p99 and max of the time and of the pfns both scanners visited
+pct() { # file column: "p50 p99 max" of the numbers in that column
+	sort -n -t, -k"$2","$2" "$1" | awk -F, -v c="$2" '{ v[NR] = $c }
+		END { if (!NR) { print "- - -"; exit }
+		      i50 = int((NR - 1) * 0.50) + 1; i99 = int((NR - 1) * 0.99) + 1
+		      print v[i50], v[i99], v[NR] }'
+}
+{
+	echo
+	echo "### Direct compaction attempts of the allocation phase (compaction tracepoints, all runs)"
+	echo
+	echo "| kernel | attempts | that compacted a zone | time p50 (ms) | p99 | max | pfns scanned p50 | p99 | max | events lost |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	for k in $KERNELS; do
+		all=$(awk -F, -v k="$k" '$1 == k' "$D/attempts.csv" | wc -l)
+		lost=$(for f in "$D/$k"-[0-9].csv; do tr -d '\r' < "$f" | awk -F, '$1 == "meta" && $2 == "trace_lost" { print $3 }'; done |
+			awk '{ s += $1; n++ } END { print n ? s : "-" }')
+		if [ "$all" -eq 0 ]; then
+			echo "| $k | - | - | - | - | - | - | - | - | $lost |"
+			continue
+		fi
+		awk -F, -v k="$k" '$1 == k && $6 > 0 { print $3 / 1000 "," $4 + $5 }' "$D/attempts.csv" > "$D/.$k.att"
+		n=$(wc -l < "$D/.$k.att")
+		set -- $(pct "$D/.$k.att" 1) $(pct "$D/.$k.att" 2)
+		printf '| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n' "$k" "$all" "$n" \
+			"$(printf %.2f "$1")" "$(printf %.2f "$2")" "$(printf %.2f "$3")" "$4" "$5" "$6" "$lost"
+	done
+	echo
+	echo "An attempt is one try_to_compact_pages(): from its event to the last compaction event of the same task"
+	echo "before its next attempt; pfns scanned are the nr_scanned of its isolate events (both scanners, the units of"
+	echo "the counters). Attempts whose every zone was deferred or skipped are counted but not in the percentiles."
+	echo "Tracing slows both kernels alike per event; ours emits more events (more scanner steps)."
+} >> "$D/summary.md"
+
+command -v gnuplot >/dev/null || { say "no gnuplot: skipping the plots"; rm -f "$D"/.*.att; exit 0; }
 
 # Plots of run 1 of each kernel
 for k in $KERNELS; do
@@ -171,7 +214,15 @@ for k in $KERNELS; do
 	c="$c${c:+, }'$D/.$k.cum' using 1:2 with linespoints title '$k'"
 done
 gp "$common $cumul plot $c"
-gp "$common set output '$D/latency.png'; set title 'Time of each step'; set xlabel 'step'; set ylabel 'ms'; set logscale y; plot $(series '3:($6 > 0 ? $6 : 1)')"
+gp "$common set output '$D/step-time.png'; set title 'Time of each step'; set xlabel 'step'; set ylabel 'ms'; set logscale y; plot $(series '3:($6 > 0 ? $6 : 1)')"
+# latency.png: the distribution of the direct compaction attempts' times
+c=""
+for k in $KERNELS; do
+	[ -s "$D/.$k.att" ] || continue
+	sort -n -t, -k1,1 "$D/.$k.att" | awk -F, '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i] "," i / NR }' > "$D/.$k.cdf"
+	c="$c${c:+, }'$D/.$k.cdf' using 1:2 with lines lw 2 title '$k'"
+done
+[ -z "$c" ] || gp "$common set output '$D/latency.png'; set title 'Direct compaction attempts of the allocation phase: time (all runs)'; set xlabel 'ms per attempt'; set ylabel 'fraction of attempts'; set logscale x; set key bottom right; plot $c"
 
 # Pageblock maps: one cell per pageblock, 64 to a row
 for k in $KERNELS; do
@@ -195,5 +246,5 @@ for k in $KERNELS; do
 		set title 'after allocation'; plot '$D/.$k-after.map' matrix with image;
 		unset multiplot"
 done
-rm -f "$D"/.*.dat "$D"/.*.cum "$D"/.*.map
+rm -f "$D"/.*.dat "$D"/.*.cum "$D"/.*.map "$D"/.*.att "$D"/.*.cdf
 say "report: $D/summary.md, runs.csv, steps.csv, $(ls "$D"/*.png 2>/dev/null | wc -l) plots"
