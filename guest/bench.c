@@ -14,7 +14,7 @@
  *   step,<n>,<requested>,<obtained>,<ms>,<counter deltas ...>
  *   fill,<counter deltas from the start to the allocation phase>
  *   whole,<counter deltas from the start to the end of the run>
- *   attempt,<us>,<migrate pfns scanned>,<free pfns scanned>,<zones>,<order>
+ *   attempt,<us>,<migrate pfns scanned>,<free pfns scanned>,<zones>,<order>,<status>
  *
  * The counters are those of counters[] in that order; one this kernel
  * does not have is an empty field, never a zero. The whole-run deltas
@@ -27,7 +27,7 @@
  * and ends at the last event of the same task before its next attempt;
  * the pfns are the nr_scanned of its mm_compaction_isolate_* events, and
  * zones the mm_compaction_end events of its zone runs (0: every zone was
- * passed over, deferred or skipped). Background compaction (kcompactd)
+ * passed over, deferred or skipped), status that of the last of them. Background compaction (kcompactd)
  * is not an attempt. "meta,trace_lost" counts events the buffer lost.
  */
 #include <dirent.h>
@@ -263,12 +263,14 @@ struct attempt {
 	double t0, t1;
 	long migrate, free;
 	int zones, order;
+	char status[24];
 };
 
 static void attempt_print(const struct attempt *a)
 {
-	fprintf(out, "attempt,%.0f,%ld,%ld,%d,%d\n", (a->t1 - a->t0) * 1e6,
-		a->migrate, a->free, a->zones, a->order);
+	fprintf(out, "attempt,%.0f,%ld,%ld,%d,%d,%s\n", (a->t1 - a->t0) * 1e6,
+		a->migrate, a->free, a->zones, a->order,
+		a->zones ? a->status : "none");
 }
 
 /*
@@ -341,8 +343,13 @@ static long trace_report(void)
 			continue;	/* kcompactd, or a task traced mid-attempt */
 		a->t1 = ts;
 		nr = strstr(ev, "nr_scanned=");
-		if (!strncmp(ev, "mm_compaction_end:", 18))
+		if (!strncmp(ev, "mm_compaction_end:", 18)) {
+			char *st = strstr(ev, "status=");
+
 			a->zones++;
+			if (st)
+				sscanf(st + 7, "%23[a-z_]", a->status);
+		}
 		else if (nr && !strncmp(ev, "mm_compaction_isolate_migratepages:", 35))
 			a->migrate += atol(nr + 11);
 		else if (nr && !strncmp(ev, "mm_compaction_isolate_freepages:", 32))
