@@ -231,31 +231,9 @@ static int trace_setup(void)
 /* Empty the buffer (an open with O_TRUNC does) and start tracing */
 static int trace_start(void)
 {
-	int fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
-
-	if (fd < 0)
+	if (zc_trace_clear())
 		return -1;
-	close(fd);
 	return zc_write_file(TRACING "tracing_on", "1");
-}
-
-/* Events lost to a full buffer, over all CPUs; -1 if unreadable */
-static long trace_lost(void)
-{
-	char path[96];
-	long lost = 0, v;
-	int cpu;
-
-	for (cpu = 0; cpu < 64; cpu++) {
-		snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
-		if (access(path, R_OK))
-			break;
-		v = zc_keyed_value(path, "overrun", ':');
-		if (v < 0)
-			return -1;
-		lost += v;
-	}
-	return cpu ? lost : -1;
 }
 
 struct attempt {
@@ -360,7 +338,7 @@ static long trace_report(void)
 		attempt_print(&open_[i]);
 		count++;
 	}
-	fprintf(out, "meta,trace_lost,%ld\n", trace_lost());
+	fprintf(out, "meta,trace_lost,%ld\n", zc_trace_lost());
 	return count;
 }
 

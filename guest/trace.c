@@ -44,17 +44,6 @@ static void read_counters(long *v)
 		ksft_exit_fail_msg("no %s in /proc/vmstat\n", gone);
 }
 
-/* Empty the trace buffer: tracefs does that on an open with O_TRUNC */
-static int clear_trace(void)
-{
-	int fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
 /* Sum the events of the trace buffer, then empty it */
 static int read_trace(struct sums *s)
 {
@@ -92,26 +81,7 @@ static int read_trace(struct sums *s)
 		}
 	}
 	fclose(f);
-	return clear_trace();
-}
-
-/* Events lost to a full buffer, over all CPUs; -1 if unreadable */
-static long lost_events(void)
-{
-	char path[96];
-	long lost = 0, v;
-	int cpu;
-
-	for (cpu = 0; cpu < 64; cpu++) {
-		snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
-		if (access(path, R_OK))
-			break;
-		v = zc_keyed_value(path, "overrun", ':');
-		if (v < 0)
-			return -1;
-		lost += v;
-	}
-	return cpu ? lost : -1;
+	return zc_trace_clear();
 }
 
 /* Do the event sums match the counters' deltas? Prints both. */
@@ -158,7 +128,7 @@ int main(void)
 
 	/* 8 MiB a CPU holds a 1 GiB guest's runs several times over */
 	if (zc_write_file(TRACING "buffer_size_kb", "8192") ||
-	    clear_trace() ||
+	    zc_trace_clear() ||
 	    zc_write_file(TRACING "events/compaction/enable", "1") ||
 	    zc_write_file(TRACING "tracing_on", "1"))
 		ksft_exit_fail_msg("cannot enable events/compaction: %s\n", strerror(errno));
@@ -174,7 +144,7 @@ int main(void)
 	if (zc_write_file("/proc/sys/vm/compact_node", "0"))
 		ksft_exit_fail_msg("write to compact_node failed\n");
 	read_counters(c1);
-	lost = lost_events();
+	lost = zc_trace_lost();
 	if (read_trace(&s))
 		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
 	zc_unfragment(&f);
@@ -195,7 +165,7 @@ int main(void)
 	read_counters(c0);
 	h = zc_node_hugepages(NODE, zc_node_meminfo(NODE, "MemTotal") / 2048 / 2);
 	read_counters(c1);
-	lost = lost_events();
+	lost = zc_trace_lost();
 	if (read_trace(&s))
 		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
 	zc_node_hugepages(NODE, 0);

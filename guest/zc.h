@@ -184,6 +184,38 @@ static inline long zc_keyed_value(const char *path, const char *name, char sep)
 	return zc_keyed_in(buf, name, sep);
 }
 
+#define ZC_TRACING	"/sys/kernel/debug/tracing/"
+
+/* Empty the trace buffer: tracefs does that on an open with O_TRUNC */
+static inline int zc_trace_clear(void)
+{
+	int fd = open(ZC_TRACING "trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* Events lost to a full trace buffer, over all CPUs; -1 if unreadable */
+static inline long zc_trace_lost(void)
+{
+	char path[96];
+	long lost = 0, v;
+	int cpu;
+
+	for (cpu = 0; cpu < 64; cpu++) {
+		snprintf(path, sizeof(path), ZC_TRACING "per_cpu/cpu%d/stats", cpu);
+		if (access(path, R_OK))
+			break;
+		v = zc_keyed_value(path, "overrun", ':');
+		if (v < 0)
+			return -1;
+		lost += v;
+	}
+	return cpu ? lost : -1;
+}
+
 /* One /proc/vmstat counter, -1 if absent. */
 static inline long zc_vmstat(const char *name)
 {

@@ -13,12 +13,17 @@ KERNELS="$*"
 # steps.csv: one row per step of every run. A counter the kernel does
 # not have is an empty field.
 COUNTERS="pgsteal_kswapd,pgsteal_direct,pgscan_kswapd,pgscan_direct,compact_stall,compact_fail,compact_success,pgmigrate_success,compact_migrate_scanned,compact_free_scanned,compact_deferred,compact_daemon_wake,compact_daemon_migrate_scanned,compact_daemon_free_scanned"
+# rows TYPE: the lines of that type of every run, their first field
+# replaced by the run's kernel and number
+rows() {
+	for f in "$D"/*-[0-9].csv; do
+		[ -f "$f" ] || continue
+		b=$(basename "$f" .csv)
+		tr -d '\r' < "$f" | awk -F, -v t="$1" -v k="${b%-*}" -v r="${b##*-}" '$1 == t { $1 = ""; print k "," r substr($0, 1) }' OFS=,
+	done
+}
 echo "kernel,run,step,requested,obtained,ms,$COUNTERS" > "$D/steps.csv"
-for f in "$D"/*-[0-9].csv; do
-	[ -f "$f" ] || continue
-	b=$(basename "$f" .csv)
-	tr -d '\r' < "$f" | awk -F, -v k="${b%-*}" -v r="${b##*-}" '$1 == "step" { $1 = ""; print k "," r substr($0, 1) }' OFS=, >> "$D/steps.csv"
-done
+rows step >> "$D/steps.csv"
 
 # runs.csv: one row per run. The allocation phase's sums come from the
 # steps; fill_* and whole_* from the counters at the start of the run,
@@ -152,12 +157,8 @@ END {
 
 # attempts.csv: every direct compaction of every run's allocation phase,
 # from the compaction tracepoints (guest/bench.c, "attempt" lines)
-echo "kernel,run,us,migrate_scanned,free_scanned,zones,order" > "$D/attempts.csv"
-for f in "$D"/*-[0-9].csv; do
-	[ -f "$f" ] || continue
-	b=$(basename "$f" .csv)
-	tr -d '\r' < "$f" | awk -F, -v k="${b%-*}" -v r="${b##*-}" '$1 == "attempt" { $1 = ""; print k "," r substr($0, 1) }' OFS=, >> "$D/attempts.csv"
-done
+echo "kernel,run,us,migrate_scanned,free_scanned,zones,order,status" > "$D/attempts.csv"
+rows attempt >> "$D/attempts.csv"
 # Per kernel, over the attempts of all its runs that compacted a zone:
 # p50, p99 and max of the time and of the pfns both scanners visited
 pct() { # file column: "p50 p99 max" of the numbers in that column
