@@ -40,7 +40,6 @@
 #define FILE_PAGES	128
 #define WRITERS		32
 #define ROOT		"/mnt/fill"
-#define TRACING		"/sys/kernel/debug/tracing/"
 #define MAX_TASKS	64
 
 static FILE *out;
@@ -215,12 +214,12 @@ static int trace_setup(void)
 	char path[160];
 	unsigned int i;
 
-	if (access(TRACING "events/compaction", F_OK) ||
-	    zc_write_file(TRACING "tracing_on", "0") ||
-	    zc_write_file(TRACING "buffer_size_kb", "8192"))
+	if (access(ZC_TRACING "events/compaction", F_OK) ||
+	    zc_write_file(ZC_TRACING "tracing_on", "0") ||
+	    zc_write_file(ZC_TRACING "buffer_size_kb", "8192"))
 		return -1;
 	for (i = 0; i < NR_TRACE_EVENTS; i++) {
-		snprintf(path, sizeof(path), TRACING "events/compaction/%s/enable",
+		snprintf(path, sizeof(path), ZC_TRACING "events/compaction/%s/enable",
 			 trace_events[i]);
 		if (zc_write_file(path, "1"))
 			return -1;
@@ -233,7 +232,7 @@ static int trace_start(void)
 {
 	if (zc_trace_clear())
 		return -1;
-	return zc_write_file(TRACING "tracing_on", "1");
+	return zc_write_file(ZC_TRACING "tracing_on", "1");
 }
 
 struct attempt {
@@ -286,8 +285,8 @@ static long trace_report(void)
 	double ts;
 	char *ev;
 
-	zc_write_file(TRACING "tracing_on", "0");
-	f = fopen(TRACING "trace", "r");
+	zc_write_file(ZC_TRACING "tracing_on", "0");
+	f = fopen(ZC_TRACING "trace", "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {

@@ -16,7 +16,6 @@
  */
 #include "zc.h"
 
-#define TRACING		"/sys/kernel/debug/tracing/"
 #define MAX_NODES	8
 
 static int nodes;
@@ -61,7 +60,7 @@ static void sites(char *start, char *end, char *stack, size_t len)
 	snprintf(start, len, "?");
 	snprintf(end, len, "?");
 	snprintf(stack, len, "?");
-	if (zc_read_file(TRACING "trace", buf, sizeof(buf)) <= 0)
+	if (zc_read_file(ZC_TRACING "trace", buf, sizeof(buf)) <= 0)
 		return;
 	p = strstr(buf, "=> started at: ");
 	if (p)
@@ -91,18 +90,18 @@ static long traced(const char *phase, int round)
 	double t = zc_now();
 	long max, hp = -1;
 
-	if (zc_write_file(TRACING "tracing_max_latency", "0") ||
-	    zc_write_file(TRACING "current_tracer", "irqsoff") ||
-	    zc_write_file(TRACING "tracing_on", "1"))
+	if (zc_write_file(ZC_TRACING "tracing_max_latency", "0") ||
+	    zc_write_file(ZC_TRACING "current_tracer", "irqsoff") ||
+	    zc_write_file(ZC_TRACING "tracing_on", "1"))
 		return -1;
 	if (!strcmp(phase, "compact"))
 		zc_write_file("/proc/sys/vm/compact_memory", "1");
 	else
 		hp = zc_set_hugepages(zc_meminfo("MemTotal") / 2 / 2048);
-	zc_write_file(TRACING "tracing_on", "0");
-	max = zc_read_long(TRACING "tracing_max_latency");
+	zc_write_file(ZC_TRACING "tracing_on", "0");
+	max = zc_read_long(ZC_TRACING "tracing_max_latency");
 	sites(start, end, stack, sizeof(stack));
-	zc_write_file(TRACING "current_tracer", "nop");
+	zc_write_file(ZC_TRACING "current_tracer", "nop");
 	ksft_print_msg("irqsoff: phase=%s round=%d max_us=%ld start=%s end=%s seconds=%.2f huge_pages=%ld stack=%s\n",
 		       phase, round, max, start, end, zc_now() - t, hp, stack);
 	return max;
@@ -145,7 +144,7 @@ int main(void)
 	ksft_print_header();
 	if (nodes < 1 || nodes > MAX_NODES || rounds < 1)
 		ksft_exit_fail_msg("ZC_NODES=%d, ZC_IRQSOFF_ROUNDS=%d\n", nodes, rounds);
-	if (access(TRACING "tracing_max_latency", W_OK))
+	if (access(ZC_TRACING "tracing_max_latency", W_OK))
 		ksft_exit_fail_msg("no irqsoff tracer: %s\n", strerror(errno));
 	for (n = 0; n < nodes; n++) {
 		char file[32];

@@ -8,7 +8,6 @@
  */
 #include "zc.h"
 
-#define TRACING		"/sys/kernel/debug/tracing/"
 #define FILE_MB		160
 #define NODE		0
 #define MAX_LINE	512
@@ -49,7 +48,7 @@ static int read_trace(struct sums *s)
 {
 	char line[MAX_LINE];
 	unsigned long a, b;
-	FILE *f = fopen(TRACING "trace", "r");
+	FILE *f = fopen(ZC_TRACING "trace", "r");
 	char *p;
 
 	memset(s, 0, sizeof(*s));
@@ -113,7 +112,7 @@ int main(void)
 	ksft_set_plan(3);
 
 	for (i = 0; i < NR_EVENTS; i++) {
-		snprintf(path, sizeof(path), TRACING "events/compaction/%s/format", events[i]);
+		snprintf(path, sizeof(path), ZC_TRACING "events/compaction/%s/format", events[i]);
 		if (access(path, R_OK)) {
 			ksft_print_msg("no %s\n", path);
 			missing++;
@@ -127,10 +126,10 @@ int main(void)
 				      NR_EVENTS);
 
 	/* 8 MiB a CPU holds a 1 GiB guest's runs several times over */
-	if (zc_write_file(TRACING "buffer_size_kb", "8192") ||
+	if (zc_write_file(ZC_TRACING "buffer_size_kb", "8192") ||
 	    zc_trace_clear() ||
-	    zc_write_file(TRACING "events/compaction/enable", "1") ||
-	    zc_write_file(TRACING "tracing_on", "1"))
+	    zc_write_file(ZC_TRACING "events/compaction/enable", "1") ||
+	    zc_write_file(ZC_TRACING "tracing_on", "1"))
 		ksft_exit_fail_msg("cannot enable events/compaction: %s\n", strerror(errno));
 	if (zc_make_file("/mnt/zc-trace", FILE_MB))
 		ksft_exit_fail_msg("cannot write /mnt/zc-trace\n");
@@ -170,7 +169,7 @@ int main(void)
 		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
 	zc_node_hugepages(NODE, 0);
 	zc_unfragment(&f);
-	zc_write_file(TRACING "events/compaction/enable", "0");
+	zc_write_file(ZC_TRACING "events/compaction/enable", "0");
 	unlink("/mnt/zc-trace");
 	ksft_print_msg("direct: %ld huge pages, %ld order-9 direct compactions, %ld runs (%ld success), %ld lost\n",
 		       h, s.tries_order9, s.end, s.end_success, lost);
