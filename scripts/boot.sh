@@ -79,13 +79,18 @@ extra=""
 # where report.sh finds them without console lines cutting into KTAP.
 append="console=ttyS0 panic=-1 loglevel=4 zc_suite=$SUITE ZC_NODES=$NODES ZC_VARIANT=$V $extra ${APPEND:-}"
 
-# KVM when /dev/kvm works, TCG otherwise; probed once per machine
+# KVM when /dev/kvm works, TCG otherwise; probed once per machine. A
+# /dev/kvm that opens may still fail the first vCPU (a host that hides
+# MSRs from a nested guest aborts QEMU at reset), so the probe runs the
+# machine the tests use for a few seconds: still running means it works.
 accel_file=$TOP/build/accel
 if [ ! -s "$accel_file" ]; then
 	accel=tcg
-	if [ -w /dev/kvm ] && echo quit | timeout 20 qemu-system-x86_64 -accel kvm \
-		-machine none -nodefaults -display none -monitor stdio >/dev/null 2>&1; then
-		accel=kvm
+	if [ -w /dev/kvm ]; then
+		timeout 4 qemu-system-x86_64 -machine q35 -accel kvm -cpu host \
+			-m 64 -nodefaults -display none -serial none -monitor none \
+			</dev/null >/dev/null 2>&1 && probe=0 || probe=$?
+		[ "$probe" = 124 ] && accel=kvm
 	fi
 	echo "$accel" > "$accel_file"
 fi
@@ -119,9 +124,11 @@ echo "# qemu: $accel, $SMP cpus, $NODES nodes, ${mem_mb} MiB${NODE_SKEW_MB:+, no
 ) >/dev/null &
 beat=$!
 {
+	# set -e would end this group at a failing QEMU before the status
+	# is saved: keep it in one command
 	timeout -k 5 "$TIMEOUT" "$@" -display none -monitor none -serial stdio \
-		${DATA:+-serial file:$DATA} </dev/null 2>&1
-	echo $? > "$rcfile"
+		${DATA:+-serial file:$DATA} </dev/null 2>&1 && qrc=0 || qrc=$?
+	echo "$qrc" > "$rcfile"
 } | tee -a "$LOG"
 rc=$(cat "$rcfile")
 rm -f "$rcfile"
