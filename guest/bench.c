@@ -138,9 +138,11 @@ static long walk(const char *dir)
  * tails of free buddy blocks look like that; so would a few kernel
  * allocations, which can only make the limit higher, never lower).
  * @hist, if not NULL, counts the blocks of the limit by the LRU pages
- * they hold, in fifths of a block (hist[5]: all 512).
+ * they hold, in fifths of a block (hist[5]: all 512), and @used, if not
+ * NULL, gets the LRU pages of each block of the limit, *@limit of them.
  */
-static long pageblock_map(char *map, long max_blocks, long *limit, long *hist)
+static long pageblock_map(char *map, long max_blocks, long *limit, long *hist,
+			  long *used)
 {
 	static unsigned long long flags[512];
 	long blocks = 0;
@@ -190,6 +192,8 @@ static long pageblock_map(char *map, long max_blocks, long *limit, long *hist)
 			(*limit)++;
 			if (hist)
 				hist[lru * 5 / 512]++;
+			if (used)
+				used[*limit - 1] = lru;
 		}
 		blocks++;
 	}
@@ -341,12 +345,38 @@ static long trace_report(void)
 	return count;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The cost floor: the fewest pages any compactor would have had to move
+ * to make @n huge pages out of the memory as it was before the
+ * allocation phase, without reclaim: the LRU pages of the @n blocks of
+ * the limit that hold the fewest (@used, @nr of them). Reclaim lowers
+ * what must be moved, so a kernel that reclaimed can move less; beyond
+ * the limit the floor is that of every block of it.
+ */
+static long cost_floor(long *used, long nr, long n)
+{
+	long i, sum = 0;
+
+	qsort(used, nr, sizeof(*used), cmp_long);
+	for (i = 0; i < n && i < nr; i++)
+		sum += used[i];
+	return sum;
+}
+
 int main(int argc, char **argv)
 {
 	static char map[1 << 16];
+	static long used[1 << 16];
 	long total_kb = zc_meminfo("MemTotal");
 	long nr_files = total_kb * 2 / (FILE_PAGES * 4);
-	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree;
+	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree, limit_before;
 	long blocks_moved0, migrate_fail0, hist[6] = { 0 };
 	long c0[NR_COUNTERS], c1[NR_COUNTERS], start[NR_COUNTERS], alloc0[NR_COUNTERS];
 	const char *proactive = getenv("ZC_PROACTIVENESS");
@@ -428,7 +458,8 @@ int main(int argc, char **argv)
 	/* Just before the allocation phase: free lists, map and limit */
 	zc_read_buddyinfo(&b);
 	prefree = zc_free_at_least(&b, -1, ZC_HPAGE_ORDER) >> ZC_HPAGE_ORDER;
-	blocks = pageblock_map(map, sizeof(map) - 1, &limit, hist);
+	blocks = pageblock_map(map, sizeof(map) - 1, &limit, hist, used);
+	limit_before = limit;
 	fprintf(out, "meta,prefree,%ld\nlimit,%ld,%ld\nmap,before,%s\n", prefree, limit,
 		blocks, map);
 	ksft_print_msg("bench: blocks in the limit by LRU pages: %ld <103, %ld <205, %ld <308, %ld <410, %ld <512, %ld 512\n",
@@ -477,7 +508,9 @@ int main(int argc, char **argv)
 			       trace_report());
 	fprintf(out, "whole");
 	print_deltas(start, c1);
-	blocks = pageblock_map(map, sizeof(map) - 1, &limit, NULL);
+	if (limit_before > 0)
+		fprintf(out, "meta,floor,%ld\n", cost_floor(used, limit_before, prev));
+	blocks = pageblock_map(map, sizeof(map) - 1, &limit, NULL, NULL);
 	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%ld\ndone\n",
 		map, prev, first_fail);
 	fclose(out);

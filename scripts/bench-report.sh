@@ -29,7 +29,7 @@ rows step >> "$D/steps.csv"
 # steps; fill_* and whole_* from the counters at the start of the run,
 # the start of the allocation phase and the end (background work
 # included). An empty field: the kernel has no such counter.
-RUNCOLS="kernel,run,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,daemon_wakes,proactiveness,splat,complete,migrate_scanned,free_scanned"
+RUNCOLS="kernel,run,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,daemon_wakes,proactiveness,splat,complete,migrate_scanned,free_scanned,floor,moved_over_floor"
 echo "$RUNCOLS" > "$D/runs.csv"
 for f in "$D"/*-[0-9].csv; do
 	[ -f "$f" ] || continue
@@ -56,7 +56,7 @@ for f in "$D"/*-[0-9].csv; do
 	END {
 		# time_to_fail_s is empty when no step fell short, pct_limit when
 		# the limit could not be read
-		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%s,%d,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s\n",
+		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%s,%d,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s\n",
 			k, r, m["mem_kb"], limit, blocks, m["prefree"], last,
 			m["mem_kb"] ? last * 2048 * 100 / m["mem_kb"] : 0,
 			(limit > 0 ? sprintf("%.1f", last * 100 / limit) : ""), m["first_fail"],
@@ -64,7 +64,8 @@ for f in "$D"/*-[0-9].csv; do
 			sum["rec"], sum["stall"], sum["def"], sum["succ"], sum["fail"], sum["mv"], sum["sc"],
 			(sum["sc"] == "" || !last) ? "" : sprintf("%.0f", sum["sc"] / last),
 			fmv, fsc, wmv, wsc, wake, m["proactiveness"] < 0 ? "" : m["proactiveness"], splat, done,
-			sum["msc"], sum["fsc"]
+			sum["msc"], sum["fsc"], m["floor"],
+			(m["floor"] > 0 && sum["mv"] != "") ? sprintf("%.2f", sum["mv"] / m["floor"]) : ""
 	}' >> "$D/runs.csv"
 done
 
@@ -121,6 +122,18 @@ END {
 	for (x = 1; x <= nk; x++) {
 		k = K[x]
 		printf "- %s: %s of %s pageblocks\n", k, cell(k, 4, "%d"), cell(k, 5, "%d")
+	}
+	print ""
+	print "Cost floor: the pages a perfect compactor would have moved, without reclaim, for the huge pages the kernel got:"
+	print "the LRU pages of that many blocks of the limit, those that held the fewest (/proc/kpageflags, before the"
+	print "allocation phase). Reclaim lowers what must be moved, so a kernel that reclaimed more can move less."
+	print ""
+	print "| kernel | huge pages | cost floor (pages) | pages moved | moved / floor | pages reclaimed |"
+	print "|---|---|---|---|---|---|"
+	for (x = 1; x <= nk; x++) {
+		k = K[x]
+		printf "| %s | %s | %s | %s | %s | %s |\n", k, cell(k, 7, "%d"), cell(k, 31, "%d"),
+			cell(k, 18, "%d"), cell(k, 32, "%.2f"), cell(k, 13, "%d")
 	}
 	# Reclaim needed to reach mainline'\''s final count, run 1 of each kernel
 	if (("mainline" in final) && final["mainline"] > 0) {
