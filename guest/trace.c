@@ -12,18 +12,6 @@
 #define NODE		0
 #define MAX_LINE	512
 
-/*
- * Free-side pfns a direct compaction may visit per free page it takes.
- * zc_fragment_node() leaves every second page of the node free, so a
- * free scanner that walks a pageblock it has not filled yet visits two
- * pfns per page it takes (in mainline's units: a used pfn once, a free
- * page once). A pageblock it filled before holds nothing to take and
- * costs a whole block's pfns for nothing; walking those again after
- * each run, which the blocks' full marks are for, costs several times
- * the bound.
- */
-#define FREE_PFNS_PER_TARGET	4
-
 static const char * const events[] = {
 	"mm_compaction_try_to_compact_pages", "mm_compaction_suitable",
 	"mm_compaction_deferred", "mm_compaction_begin",
@@ -45,7 +33,6 @@ static const char * const counters[] = {
 struct sums {
 	long v[NR_COUNTERS];	/* the same quantities, from the events */
 	long begin, end, end_success, end_complete, tries, tries_order9;
-	long free_taken;	/* nr_taken of mm_compaction_isolate_freepages */
 };
 
 static void read_counters(long *v)
@@ -72,11 +59,8 @@ static int read_trace(struct sums *s)
 		    (p = strstr(p, "nr_scanned=")) && sscanf(p, "nr_scanned=%lu", &a) == 1)
 			s->v[0] += a;
 		else if ((p = strstr(line, "mm_compaction_isolate_freepages: ")) &&
-			 (p = strstr(p, "nr_scanned=")) &&
-			 sscanf(p, "nr_scanned=%lu nr_taken=%lu", &a, &b) == 2) {
+			 (p = strstr(p, "nr_scanned=")) && sscanf(p, "nr_scanned=%lu", &a) == 1)
 			s->v[1] += a;
-			s->free_taken += b;
-		}
 		else if ((p = strstr(line, "mm_compaction_migratepages: ")) &&
 			 sscanf(p, "mm_compaction_migratepages: nr_migrated=%lu nr_failed=%lu",
 				&a, &b) == 2) {
@@ -125,7 +109,7 @@ int main(void)
 	int missing = 0;
 
 	ksft_print_header();
-	ksft_set_plan(4);
+	ksft_set_plan(3);
 
 	for (i = 0; i < NR_EVENTS; i++) {
 		snprintf(path, sizeof(path), ZC_TRACING "events/compaction/%s/format", events[i]);
@@ -199,14 +183,5 @@ int main(void)
 				      h, s.tries_order9, s.end_success);
 	else
 		ksft_test_result_fail("trace_direct: the events do not add up (see above; want order-9 tries, a success, none lost)\n");
-
-	ksft_print_msg("direct: free scanner visited %ld pfns, took %ld free pages\n",
-		       s.v[1], s.free_taken);
-	if (s.free_taken > 0 && s.v[1] <= FREE_PFNS_PER_TARGET * s.free_taken)
-		ksft_test_result_pass("trace_free_cost: %ld free-side pfns for %ld target pages (at most %d each)\n",
-				      s.v[1], s.free_taken, FREE_PFNS_PER_TARGET);
-	else
-		ksft_test_result_fail("trace_free_cost: %ld free-side pfns for %ld target pages (want at most %d each)\n",
-				      s.v[1], s.free_taken, FREE_PFNS_PER_TARGET);
 	ksft_finished();
 }
