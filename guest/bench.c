@@ -376,7 +376,7 @@ int main(int argc, char **argv)
 	static long used[1 << 16];
 	long total_kb = zc_meminfo("MemTotal");
 	long nr_files = total_kb * 2 / (FILE_PAGES * 4);
-	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree, limit_before;
+	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree;
 	long blocks_moved0, migrate_fail0, hist[6] = { 0 };
 	long c0[NR_COUNTERS], c1[NR_COUNTERS], start[NR_COUNTERS], alloc0[NR_COUNTERS];
 	const char *proactive = getenv("ZC_PROACTIVENESS");
@@ -459,7 +459,6 @@ int main(int argc, char **argv)
 	zc_read_buddyinfo(&b);
 	prefree = zc_free_at_least(&b, -1, ZC_HPAGE_ORDER) >> ZC_HPAGE_ORDER;
 	blocks = pageblock_map(map, sizeof(map) - 1, &limit, hist, used);
-	limit_before = limit;
 	fprintf(out, "meta,prefree,%ld\nlimit,%ld,%ld\nmap,before,%s\n", prefree, limit,
 		blocks, map);
 	ksft_print_msg("bench: blocks in the limit by LRU pages: %ld <103, %ld <205, %ld <308, %ld <410, %ld <512, %ld 512\n",
@@ -508,8 +507,9 @@ int main(int argc, char **argv)
 			       trace_report());
 	fprintf(out, "whole");
 	print_deltas(start, c1);
-	if (limit_before > 0)
-		fprintf(out, "meta,floor,%ld\n", cost_floor(used, limit_before, prev));
+	/* limit is still the one of the map before the allocation phase */
+	if (limit > 0)
+		fprintf(out, "meta,floor,%ld\n", cost_floor(used, limit, prev));
 	blocks = pageblock_map(map, sizeof(map) - 1, &limit, NULL, NULL);
 	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%ld\ndone\n",
 		map, prev, first_fail);
