@@ -81,16 +81,19 @@ append="console=ttyS0 panic=-1 loglevel=4 zc_suite=$SUITE ZC_NODES=$NODES ZC_VAR
 
 # KVM when /dev/kvm works, TCG otherwise; probed once per machine. A
 # /dev/kvm that opens may still fail the first vCPU (a host that hides
-# MSRs from a nested guest aborts QEMU at reset), so the probe runs the
-# machine the tests use for a few seconds: still running means it works.
+# MSRs from a nested guest aborts QEMU at reset), or run it without ever
+# making progress (seen here: no output, 100% CPU). So the probe boots
+# the kernel under test for up to 20 s and takes KVM only if the
+# kernel's banner reaches the serial console.
 accel_file=$TOP/build/accel
 if [ ! -s "$accel_file" ]; then
 	accel=tcg
 	if [ -w /dev/kvm ]; then
-		timeout 4 qemu-system-x86_64 -machine q35 -accel kvm -cpu host \
-			-m 64 -nodefaults -display none -serial none -monitor none \
-			</dev/null >/dev/null 2>&1 && probe=0 || probe=$?
-		[ "$probe" = 124 ] && accel=kvm
+		timeout 20 qemu-system-x86_64 -machine q35 -accel kvm -cpu host \
+			-m 256 -nodefaults -display none -monitor none \
+			-serial stdio -kernel "$KERNEL" -no-reboot \
+			-append "console=ttyS0 panic=-1" </dev/null 2>/dev/null |
+			grep -q -m1 "Linux version" && accel=kvm
 	fi
 	echo "$accel" > "$accel_file"
 fi
