@@ -50,6 +50,8 @@ static const char * const counters[] = {
 	"compact_migrate_scanned", "compact_free_scanned", "compact_deferred",
 	"compact_daemon_wake", "compact_daemon_migrate_scanned",
 	"compact_daemon_free_scanned",
+	/* page cache dropped with the inodes that shrinkers evicted */
+	"pginodesteal", "kswapd_inodesteal", "slabs_scanned",
 };
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
 

@@ -12,7 +12,7 @@ KERNELS="$*"
 
 # steps.csv: one row per step of every run. A counter the kernel does
 # not have is an empty field.
-COUNTERS="pgsteal_kswapd,pgsteal_direct,pgscan_kswapd,pgscan_direct,compact_stall,compact_fail,compact_success,pgmigrate_success,compact_migrate_scanned,compact_free_scanned,compact_deferred,compact_daemon_wake,compact_daemon_migrate_scanned,compact_daemon_free_scanned"
+COUNTERS="pgsteal_kswapd,pgsteal_direct,pgscan_kswapd,pgscan_direct,compact_stall,compact_fail,compact_success,pgmigrate_success,compact_migrate_scanned,compact_free_scanned,compact_deferred,compact_daemon_wake,compact_daemon_migrate_scanned,compact_daemon_free_scanned,pginodesteal,kswapd_inodesteal,slabs_scanned"
 # rows TYPE: the lines of that type of every run, their first field
 # replaced by the run's kernel and number
 rows() {
@@ -29,7 +29,7 @@ rows step >> "$D/steps.csv"
 # steps; fill_* and whole_* from the counters at the start of the run,
 # the start of the allocation phase and the end (background work
 # included). An empty field: the kernel has no such counter.
-RUNCOLS="kernel,run,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,daemon_wakes,proactiveness,splat,complete,migrate_scanned,free_scanned,floor,moved_over_floor"
+RUNCOLS="kernel,run,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,daemon_wakes,proactiveness,splat,complete,migrate_scanned,free_scanned,floor,moved_over_floor,inodesteal,slabs_scanned"
 echo "$RUNCOLS" > "$D/runs.csv"
 for f in "$D"/*-[0-9].csv; do
 	[ -f "$f" ] || continue
@@ -49,6 +49,7 @@ for f in "$D"/*-[0-9].csv; do
 		acc("rec", add($6, $7)); acc("stall", $10); acc("fail", $11); acc("succ", $12)
 		acc("mv", $13); acc("sc", add($14, $15)); acc("def", $16)
 		acc("msc", $14); acc("fsc", $15)
+		acc("ist", add($20, $21)); acc("slab", $22)
 		if (!failed && $4 < $3) { failed = 1; tff = ms }
 		last = $4
 	}
@@ -56,7 +57,7 @@ for f in "$D"/*-[0-9].csv; do
 	END {
 		# time_to_fail_s is empty when no step fell short, pct_limit when
 		# the limit could not be read
-		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%s,%d,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s\n",
+		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%s,%d,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s\n",
 			k, r, m["mem_kb"], limit, blocks, m["prefree"], last,
 			m["mem_kb"] ? last * 2048 * 100 / m["mem_kb"] : 0,
 			(limit > 0 ? sprintf("%.1f", last * 100 / limit) : ""), m["first_fail"],
@@ -65,7 +66,8 @@ for f in "$D"/*-[0-9].csv; do
 			(sum["sc"] == "" || !last) ? "" : sprintf("%.0f", sum["sc"] / last),
 			fmv, fsc, wmv, wsc, wake, m["proactiveness"] < 0 ? "" : m["proactiveness"], splat, done,
 			sum["msc"], sum["fsc"], m["floor"],
-			(m["floor"] > 0 && sum["mv"] != "") ? sprintf("%.2f", sum["mv"] / m["floor"]) : ""
+			(m["floor"] > 0 && sum["mv"] != "") ? sprintf("%.2f", sum["mv"] / m["floor"]) : "",
+			sum["ist"], sum["slab"]
 	}' >> "$D/runs.csv"
 done
 
@@ -127,13 +129,15 @@ END {
 	print "Cost floor: the pages a perfect compactor would have moved, without reclaim, for the huge pages the kernel got:"
 	print "the LRU pages of that many blocks of the limit, those that held the fewest (/proc/kpageflags, before the"
 	print "allocation phase). Reclaim lowers what must be moved, so a kernel that reclaimed more can move less."
+	print "Page cache also goes with the inodes that shrinkers evict (pginodesteal + kswapd_inodesteal), which pgsteal"
+	print "does not count; slabs_scanned: the slab objects the shrinkers looked at. Both in the allocation phase."
 	print ""
-	print "| kernel | huge pages | cost floor (pages) | pages moved | moved / floor | pages reclaimed |"
-	print "|---|---|---|---|---|---|"
+	print "| kernel | huge pages | cost floor (pages) | pages moved | moved / floor | pages reclaimed | pages of evicted inodes | slab objects scanned |"
+	print "|---|---|---|---|---|---|---|---|"
 	for (x = 1; x <= nk; x++) {
 		k = K[x]
-		printf "| %s | %s | %s | %s | %s | %s |\n", k, cell(k, 7, "%d"), cell(k, 31, "%d"),
-			cell(k, 18, "%d"), cell(k, 32, "%.2f"), cell(k, 13, "%d")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", k, cell(k, 7, "%d"), cell(k, 31, "%d"),
+			cell(k, 18, "%d"), cell(k, 32, "%.2f"), cell(k, 13, "%d"), cell(k, 33, "%d"), cell(k, 34, "%d")
 	}
 	# Reclaim needed to reach mainline'\''s final count, run 1 of each kernel
 	if (("mainline" in final) && final["mainline"] > 0) {
