@@ -59,6 +59,7 @@ struct block {
 static struct block blk[MAX_BLOCKS];
 static int nblk;
 static long nr_failed, iso_pinned;	/* over the trace: for the log */
+static double first_event;		/* of the last trace walked */
 
 /* hash_long(pfn >> 9, 8) of a 64-bit kernel: hash_64() */
 static int zc_slot(unsigned long pfn)
@@ -127,7 +128,8 @@ static long walk_trace(int phase)
 			continue;
 		ts = atof(t + 1);
 		ev += 2;
-		events++;
+		if (!events++)
+			first_event = ts;
 		if (!strncmp(ev, "mm_compaction_try_to_compact_pages:", 35)) {
 			t = strstr(ev, "priority=");
 			st.thorough = t && atoi(t + 9) == 0;
@@ -177,6 +179,7 @@ int main(void)
 	size_t n, i, len, anon_len = 0;
 	int fd, p[2], pinned = 0, failed = 0, checked = 0, again = 0, after = 0;
 	char *map, *anon = NULL, buf[ZC_PAGE];
+	double last;
 	unsigned long *pfn, *pg;
 	int j;
 
@@ -304,6 +307,11 @@ int main(void)
 		ksft_test_result_pass("failed_block_passed_over: %d blocks failed, none isolated from again while pinned\n",
 				      checked);
 
+	last = 0;
+	for (j = 0; j < nblk; j++)
+		if (blk[j].nfailed && blk[j].failed > last)
+			last = blk[j].failed;
+
 	/* The change: the pipe lets go of its pages */
 	close(p[0]);
 	close(p[1]);
@@ -318,6 +326,8 @@ int main(void)
 	for (j = 0; j < nblk; j++)
 		if (blk[j].nfailed && !blk[j].shared && blk[j].after)
 			after++;
+	ksft_print_msg("the asking after the pipe closed began %.2f s after the last failure\n",
+		       first_event - last);
 	ksft_print_msg("after the pipe closed: %d of %d failed blocks isolated from again within %.0f s of their failure\n",
 		       after, checked, WINDOW);
 	if (checked && after * 2 >= checked && !lost)
