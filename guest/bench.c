@@ -37,6 +37,8 @@
 
 #include "zc.h"
 
+#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
+
 #define FILE_PAGES	128
 #define WRITERS		32
 #define ROOT		"/mnt/fill"
@@ -397,6 +399,18 @@ int main(int argc, char **argv)
 	fprintf(out, "meta,mem_kb,%ld\nmeta,files,%ld\nmeta,writers,%d\nmeta,file_kb,%d\n",
 		total_kb, nr_files, WRITERS, FILE_PAGES * 4);
 	fprintf(out, "meta,kernel,%s\n", getenv("ZC_VARIANT") ? getenv("ZC_VARIANT") : "?");
+	/*
+	 * The seed's benchmark measures huge pages from nr_hugepages alone,
+	 * as a user of hugetlbfs would set it up: no transparent huge pages,
+	 * so that khugepaged and THP faults do not compete for the blocks
+	 */
+	if (!access(THP_ENABLED, F_OK)) {
+		if (zc_write_file(THP_ENABLED, "never"))
+			ksft_exit_fail_msg("cannot set %s to never\n", THP_ENABLED);
+		fprintf(out, "meta,thp,never\n");
+	} else {
+		fprintf(out, "meta,thp,absent\n");
+	}
 	/* ZC_PROACTIVENESS: mainline's proactive compaction for this run */
 	if (proactive &&
 	    zc_write_file("/proc/sys/vm/compaction_proactiveness", proactive))

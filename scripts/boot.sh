@@ -74,6 +74,11 @@ done
 
 extra=""
 [ "$V" = debug ] && extra="debug_pagealloc=on"
+# Every variant has THP; it boots off, as a hugetlbfs user would boot it,
+# so that khugepaged neither runs nor raises min_free_kbytes (its
+# recommended reserve is ~45 MiB in a 1 GiB, 2-node guest, against ~4 MiB)
+# for the tests and the benchmark. guest/thp.c turns it on for itself.
+extra="$extra transparent_hugepage=never"
 # The console prints errors and worse as they happen; the guest's init
 # prints every warning-level line of the kernel log after each program,
 # where report.sh finds them without console lines cutting into KTAP.
