@@ -13,6 +13,7 @@ all: help
 help:
 	@echo "make test                      build ours, boot it, run the guest suite"
 	@echo "make run                       the benchmark on vanilla, mainline and ours"
+	@echo "make run BENCH=thp             THP fault latency and success (thpscale)"
 	@echo "make irqsoff                   longest irqs-off section, ours vs mainline"
 	@echo "make kernel VARIANT=<v>        build build/<v>/bzImage ($(VARIANTS))"
 	@echo "make shell VARIANT=<v>         interactive busybox shell in QEMU"
@@ -31,7 +32,11 @@ test:
 	@$(S)/test.sh
 
 run:
+ifeq ($(BENCH),thp)
+	@$(S)/thp-bench.sh
+else
 	@$(S)/bench.sh
+endif
 
 irqsoff:
 	@$(S)/irqsoff.sh

@@ -589,4 +589,77 @@ static inline void zc_print_buddy_node(const char *what, int node)
 	}
 }
 
+/*
+ * One letter per pageblock from /proc/kpageflags: R reserved, S slab,
+ * U other kernel memory, H huge page, M movable (LRU pages and free
+ * pages), F free. The limit counts the blocks whose every page is free
+ * or on the LRU and evictable: what a compactor plus reclaim could turn
+ * into huge pages. Pages with no flags at all are counted as free (the
+ * tails of free buddy blocks look like that; so would a few kernel
+ * allocations, which can only make the limit higher, never lower).
+ * @hist, if not NULL, counts the blocks of the limit by the LRU pages
+ * they hold, in fifths of a block (hist[5]: all 512), and @used, if not
+ * NULL, gets the LRU pages of each block of the limit, *@limit of them.
+ */
+static inline long zc_pageblock_map(char *map, long max_blocks, long *limit,
+				    long *hist, long *used)
+{
+	static unsigned long long flags[512];
+	long blocks = 0;
+	int fd = open("/proc/kpageflags", O_RDONLY);
+
+	*limit = 0;
+	if (fd < 0)
+		return -1;
+	while (blocks < max_blocks &&
+	       read(fd, flags, sizeof(flags)) == sizeof(flags)) {
+		int lru = 0, freep = 0, huge = 0, slab = 0, res = 0, other = 0, hole = 0;
+		int i;
+
+		for (i = 0; i < 512; i++) {
+			unsigned long long f = flags[i];
+
+			if (f & (1ULL << 20))
+				hole++;
+			else if (f & (1ULL << 32))
+				res++;
+			else if (f & (1ULL << 7))
+				slab++;
+			else if (f & (1ULL << 17))
+				huge++;
+			else if (f & (1ULL << 10) || !f)
+				freep++;
+			else if ((f & (1ULL << 5)) && !(f & (1ULL << 18)))
+				lru++;
+			else
+				other++;
+		}
+		if (hole == 512)
+			map[blocks] = '.';
+		else if (res)
+			map[blocks] = 'R';
+		else if (slab)
+			map[blocks] = 'S';
+		else if (other)
+			map[blocks] = 'U';
+		else if (huge)
+			map[blocks] = 'H';
+		else if (lru)
+			map[blocks] = 'M';
+		else
+			map[blocks] = 'F';
+		if (strchr("MF", map[blocks])) {
+			(*limit)++;
+			if (hist)
+				hist[lru * 5 / 512]++;
+			if (used)
+				used[*limit - 1] = lru;
+		}
+		blocks++;
+	}
+	close(fd);
+	map[blocks] = '\0';
+	return blocks;
+}
+
 #endif /* ZC_H */

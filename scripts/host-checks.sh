@@ -1,12 +1,13 @@
 #!/bin/sh
 # Host-side checks, printed as KTAP like a guest suite so report.sh counts
-# them: each variant's .config has the compactor it claims to have, ours
+# them: each variant's .config has the compactor it claims to have and
+# transparent huge pages, ours
 # compiles with CMA and memory hotplug (mm/ of the cma variant), and every
 # patch of the series is checkpatch clean.
 # usage: host-checks.sh    (writes KTAP to stdout)
 set -eu
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h|--help) sed -n '2,4p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,6p' "$0"; exit 0 ;; esac
 
 # The built kernel's config for ours; configs only (no build) for the rest.
 cfg() {
@@ -32,12 +33,12 @@ echo "TAP version 13"
 echo "1..3"
 echo "# zc-run: host-config"
 echo "    1..3"
-check "config_ours: ZONE_COMPACTION=y MIGRATION=y, no COMPACTION" \
-	'has $ours ZONE_COMPACTION && has $ours MIGRATION && ! has $ours COMPACTION'
-check "config_mainline: COMPACTION=y, no ZONE_COMPACTION" \
-	'has $mainline COMPACTION && ! has $mainline ZONE_COMPACTION'
-check "config_vanilla: neither COMPACTION nor ZONE_COMPACTION" \
-	'! has $vanilla COMPACTION && ! has $vanilla ZONE_COMPACTION'
+check "config_ours: ZONE_COMPACTION=y MIGRATION=y TRANSPARENT_HUGEPAGE=y, no COMPACTION" \
+	'has $ours ZONE_COMPACTION && has $ours MIGRATION && has $ours TRANSPARENT_HUGEPAGE && ! has $ours COMPACTION'
+check "config_mainline: COMPACTION=y TRANSPARENT_HUGEPAGE=y, no ZONE_COMPACTION" \
+	'has $mainline COMPACTION && has $mainline TRANSPARENT_HUGEPAGE && ! has $mainline ZONE_COMPACTION'
+check "config_vanilla: TRANSPARENT_HUGEPAGE=y, neither COMPACTION nor ZONE_COMPACTION" \
+	'has $vanilla TRANSPARENT_HUGEPAGE && ! has $vanilla COMPACTION && ! has $vanilla ZONE_COMPACTION'
 echo "ok 1 host-config"
 
 # Ours with CMA: mm/internal.h's CMA declarations, mm/compaction.c's CMA

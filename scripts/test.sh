@@ -1,8 +1,8 @@
 #!/bin/sh
 # make test: tree, series, build ours, initramfs, host checks, boot ours
 # with the guest suite, a 4 GiB integrity run, the suite again on the
-# debug kernel, the small benchmark, the splat scan's negative control,
-# report.  Ends with "N passed, N failed".
+# debug kernel, the small benchmark and THP benchmark, the splat scan's
+# negative control, report.  Ends with "N passed, N failed".
 # env: ZC_RACE_SECONDS (12), ZC_DEBUG_RACE_SECONDS (10), ZC_DEBUG=0|full,
 #      ZC_PROVOKE_WARN=1 (one WARN in the main suite: make test must fail)
 set -eu
@@ -56,6 +56,11 @@ say "benchmark, small version (ours, 512 MiB)"
 cat "$TOP/build/logs/bench-check.log"
 # the guest's own log too: its KTAP and any splat during the benchmark
 logs="$logs $TOP/build/logs/bench-check.log $TOP/build/bench-check/ours-1.log"
+
+say "THP benchmark, small version (ours, defrag madvise, 1 thread)"
+"$TOP/scripts/thp-check.sh" > "$TOP/build/logs/thp-check.log" || true
+cat "$TOP/build/logs/thp-check.log"
+logs="$logs $TOP/build/logs/thp-check.log $TOP/results/latest-thp/ours-madvise.log"
 
 # Negative control: a guest in which lkdtm provokes one WARN must fail
 # the report, or a clean report above would prove nothing.
