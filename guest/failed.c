@@ -31,9 +31,12 @@
  * whose page has lost the pipe's reference has changed, and must be
  * isolated from again by a direct compaction that is not the last try,
  * within those same 4 s: the failure is forgotten on the change, not on
- * the timer. Measured on a 1 GiB, 2-node guest: 38 of 42 blocks; with
- * the timer alone, 1 of 41. At least half of them must be, a 2x margin
- * under the measured 90%.
+ * the timer. This is judged on the blocks that failed at most 2 s before
+ * the asking began, which a timer would hold back for at least 3 s more
+ * (how many failed earlier depends on the machine's speed). Measured on
+ * a 1 GiB, 2-node guest: 38 of 42 blocks over all failed blocks, 29 of
+ * 46 with a compile running beside the guest; with the timer alone, 1 of
+ * 41. At least half of the fresh ones must be, and at least 4 of them.
  */
 #include "zc.h"
 
@@ -41,6 +44,7 @@
 #define PATH		"/mnt/zc-failed"
 #define MAX_BLOCKS	96
 #define WINDOW		4.0
+#define FRESH		2.0
 #define MAX_LINE	512
 #define BLOCK_PAGES	512UL
 
@@ -177,7 +181,7 @@ int main(void)
 {
 	long total_kb, file_mb, huge0, got, lost;
 	size_t n, i, len, anon_len = 0;
-	int fd, p[2], pinned = 0, failed = 0, checked = 0, again = 0, after = 0;
+	int fd, p[2], pinned = 0, failed = 0, checked = 0, again = 0, after = 0, fresh = 0;
 	char *map, *anon = NULL, buf[ZC_PAGE];
 	double last;
 	unsigned long *pfn, *pg;
@@ -323,19 +327,27 @@ int main(void)
 		blk[j].after = 0;
 	if (walk_trace(1) < 0)
 		ksft_exit_fail_msg("cannot read the trace\n");
-	for (j = 0; j < nblk; j++)
-		if (blk[j].nfailed && !blk[j].shared && blk[j].after)
-			after++;
+	/*
+	 * Judged on the blocks that failed at most FRESH s before the asking
+	 * began: whatever the asking reaches within WINDOW s of their
+	 * failure, a timer would still hold back
+	 */
+	for (j = 0; j < nblk; j++) {
+		if (!blk[j].nfailed || blk[j].shared || first_event - blk[j].failed > FRESH)
+			continue;
+		fresh++;
+		after += blk[j].after > 0;
+	}
 	ksft_print_msg("the asking after the pipe closed began %.2f s after the last failure\n",
 		       first_event - last);
-	ksft_print_msg("after the pipe closed: %d of %d failed blocks isolated from again within %.0f s of their failure\n",
-		       after, checked, WINDOW);
-	if (checked && after * 2 >= checked && !lost)
+	ksft_print_msg("after the pipe closed: %d of the %d blocks that failed within %.0f s before were isolated from again within %.0f s of their failure\n",
+		       after, fresh, FRESH, WINDOW);
+	if (fresh >= 4 && after * 2 >= fresh && !lost)
 		ksft_test_result_pass("failed_block_changed: %d of %d blocks emptied again once their page was let go\n",
-				      after, checked);
+				      after, fresh);
 	else
-		ksft_test_result_fail("failed_block_changed: %d of %d blocks tried again within %.0f s of their failure once their page was let go, want half (%ld events lost)\n",
-				      after, checked, WINDOW, lost);
+		ksft_test_result_fail("failed_block_changed: %d of %d blocks that failed within %.0f s tried again within %.0f s of their failure once their page was let go, want half of at least 4 (%ld events lost)\n",
+				      after, fresh, FRESH, WINDOW, lost);
 
 	zc_write_file(ZC_TRACING "events/compaction/enable", "0");
 	zc_node_hugepages(NODE, huge0);
