@@ -36,7 +36,8 @@
  * (how many failed earlier depends on the machine's speed). Measured on
  * a 1 GiB, 2-node guest: 38 of 42 blocks over all failed blocks, 29 of
  * 46 with a compile running beside the guest; with the timer alone, 1 of
- * 41. At least half of the fresh ones must be, and at least 4 of them.
+ * 41. At least half of the fresh ones must be. With fewer than 4 fresh
+ * ones (the debug kernel: 1 of 42) the test is skipped, saying why.
  */
 #include "zc.h"
 
@@ -342,11 +343,19 @@ int main(void)
 		       first_event - last);
 	ksft_print_msg("after the pipe closed: %d of the %d blocks that failed within %.0f s before were isolated from again within %.0f s of their failure\n",
 		       after, fresh, FRESH, WINDOW);
-	if (fresh >= 4 && after * 2 >= fresh && !lost)
+	/*
+	 * A kernel slow enough (the debug kernel under TCG) that fewer than
+	 * 4 blocks failed within FRESH s of the asking leaves nothing to
+	 * judge by: that is a skip, said as one, not a pass
+	 */
+	if (fresh < 4 && !lost)
+		ksft_test_result_skip("failed_block_changed: only %d blocks failed within %.0f s before the asking: too slow a kernel to tell the change from the timer\n",
+				      fresh, FRESH);
+	else if (after * 2 >= fresh && !lost)
 		ksft_test_result_pass("failed_block_changed: %d of %d blocks emptied again once their page was let go\n",
 				      after, fresh);
 	else
-		ksft_test_result_fail("failed_block_changed: %d of %d blocks that failed within %.0f s tried again within %.0f s of their failure once their page was let go, want half of at least 4 (%ld events lost)\n",
+		ksft_test_result_fail("failed_block_changed: %d of %d blocks that failed within %.0f s tried again within %.0f s of their failure once their page was let go, want half (%ld events lost)\n",
 				      after, fresh, FRESH, WINDOW, lost);
 
 	zc_write_file(ZC_TRACING "events/compaction/enable", "0");

@@ -31,3 +31,4 @@ else
 	echo "    not ok 1 thp_small_huge: no result row in $D/runs.csv"
 	echo "not ok 1 thp-small"
 fi
+echo "# zc-done"
