@@ -319,10 +319,9 @@ int main(int argc, char **argv)
 
 	ksft_print_header();
 	ksft_set_plan(3);
-	out = fopen(argc > 1 ? argv[1] : "/dev/ttyS1", "w");
+	out = zc_data_channel(argc, argv);
 	if (!out)
 		ksft_exit_fail_msg("no data channel\n");
-	setvbuf(out, NULL, _IOLBF, 0);
 	fprintf(out, "meta,mem_kb,%ld\nmeta,files,%ld\nmeta,writers,%d\nmeta,file_kb,%d\n",
 		total_kb, nr_files, WRITERS, FILE_PAGES * 4);
 	fprintf(out, "meta,kernel,%s\n", getenv("ZC_VARIANT") ? getenv("ZC_VARIANT") : "?");

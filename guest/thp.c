@@ -45,17 +45,9 @@ static long margin_kb;
 /* A region aligned to a huge page, madvised or not */
 static char *map_aligned(size_t len, int huge)
 {
-	char *p = mmap(NULL, len + HPAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *a;
+	char *a = zc_map_hpage_aligned(len);
 
-	if (p == MAP_FAILED)
-		return NULL;
-	a = (char *)(((unsigned long)p + HPAGE - 1) & ~(HPAGE - 1));
-	if (a > p)
-		munmap(p, a - p);
-	munmap(a + len, p + HPAGE - a);
-	if (huge && madvise(a, len, MADV_HUGEPAGE)) {
+	if (a && huge && madvise(a, len, MADV_HUGEPAGE)) {
 		munmap(a, len);
 		return NULL;
 	}

@@ -97,22 +97,6 @@ static void *fault_part(void *arg)
 	return NULL;
 }
 
-/* A mapping of @len aligned to a huge page */
-static char *map_aligned(size_t len)
-{
-	char *p = mmap(NULL, len + HPAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	char *a;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	a = (char *)(((unsigned long)p + HPAGE - 1) & ~(HPAGE - 1));
-	if (a > p)
-		munmap(p, a - p);
-	munmap(a + len, p + HPAGE - a);
-	return a;
-}
-
 static int thp_set(const char *enabled, const char *defrag)
 {
 	return zc_write_file(THP "enabled", enabled) || zc_write_file(THP "defrag", defrag);
@@ -138,7 +122,7 @@ static int run(int threads, long margin_mb, long percent)
 		high_kb += zc_node_zoneinfo(n, "high") * 4;
 	anon_len = (size_t)(zc_meminfo("MemFree") - high_kb - margin_mb * 1024) * 1024;
 	anon_len &= ~(HPAGE - 1);
-	anon = map_aligned(anon_len);
+	anon = zc_map_hpage_aligned(anon_len);
 	if (!anon)
 		return -1;
 	for (off = 0; off < anon_len; off += ZC_PAGE)
@@ -163,7 +147,7 @@ static int run(int threads, long margin_mb, long percent)
 	thp_len = (size_t)(zc_meminfo("MemAvailable") * percent / 100) * 1024;
 	thp_len &= ~(HPAGE * threads - 1);
 	part = thp_len / threads;
-	thp = map_aligned(thp_len);
+	thp = zc_map_hpage_aligned(thp_len);
 	kpf = open("/proc/kpageflags", O_RDONLY);
 	if (!thp || kpf < 0)
 		return -1;
@@ -232,10 +216,9 @@ int main(int argc, char **argv)
 	mode = getenv("ZC_THP_MODE") ? getenv("ZC_THP_MODE") : "madvise";
 	ksft_print_header();
 	ksft_set_plan(1);
-	out = fopen(argc > 1 ? argv[1] : "/dev/ttyS1", "w");
+	out = zc_data_channel(argc, argv);
 	if (!out)
 		ksft_exit_fail_msg("no data channel\n");
-	setvbuf(out, NULL, _IOLBF, 0);
 	if (strcmp(mode, "madvise") && strcmp(mode, "always"))
 		ksft_exit_fail_msg("ZC_THP_MODE '%s' is not madvise or always\n", mode);
 	if (access(THP "enabled", W_OK))

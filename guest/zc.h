@@ -662,4 +662,31 @@ static inline long zc_pageblock_map(char *map, long max_blocks, long *limit,
 	return blocks;
 }
 
+/* An anonymous mapping of @len aligned to a huge page, NULL on failure */
+static inline char *zc_map_hpage_aligned(size_t len)
+{
+	size_t hpage = ZC_PAGE << ZC_HPAGE_ORDER;
+	char *p = mmap(NULL, len + hpage, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = (char *)(((unsigned long)p + hpage - 1) & ~(hpage - 1));
+	if (a > p)
+		munmap(p, a - p);
+	munmap(a + len, p + hpage - a);
+	return a;
+}
+
+/* The benchmarks' data channel: argv[1], or the guest's second serial port */
+static inline FILE *zc_data_channel(int argc, char **argv)
+{
+	FILE *out = fopen(argc > 1 ? argv[1] : "/dev/ttyS1", "w");
+
+	if (out)
+		setvbuf(out, NULL, _IOLBF, 0);
+	return out;
+}
+
 #endif /* ZC_H */
