@@ -14,6 +14,7 @@ help:
 	@echo "make test                      build ours, boot it, run the guest suite"
 	@echo "make run                       the benchmark on vanilla, mainline and ours"
 	@echo "make run BENCH=thp             THP fault latency and success (thpscale)"
+	@echo "make run BENCH=idle            allocation latency with a background compactor"
 	@echo "make irqsoff                   longest irqs-off section, ours vs mainline"
 	@echo "make kernel VARIANT=<v>        build build/<v>/bzImage ($(VARIANTS))"
 	@echo "make shell VARIANT=<v>         interactive busybox shell in QEMU"
@@ -34,6 +35,8 @@ test:
 run:
 ifeq ($(BENCH),thp)
 	@$(S)/thp-bench.sh
+else ifeq ($(BENCH),idle)
+	@$(S)/idle-bench.sh
 else
 	@$(S)/bench.sh
 endif

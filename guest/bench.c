@@ -5,8 +5,10 @@
  * file tree (the seed ran updatedb); delete every second file; then
  * raise nr_hugepages in steps of 5% of RAM until a step gains nothing.
  *
- * Results go to the data channel (argv[1], the guest's second serial
- * port) as CSV lines; the console gets progress and a KTAP summary.
+ * The fill and the steps are zc.h's zc_seed_fragment() and
+ * zc_hugepage_steps(), which guest/idle.c runs too. Results go to the
+ * data channel (argv[1], the guest's second serial port) as CSV lines;
+ * the console gets progress and a KTAP summary.
  *
  *   meta,<key>,<value>
  *   limit,<blocks free or movable>,<pageblocks>
@@ -30,18 +32,8 @@
  * passed over, deferred or skipped), status that of the last of them. Background compaction (kcompactd)
  * is not an attempt. "meta,trace_lost" counts events the buffer lost.
  */
-#include <dirent.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-
 #include "zc.h"
 
-#define THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
-
-#define FILE_PAGES	128
-#define WRITERS		32
-#define ROOT		"/mnt/fill"
 #define MAX_TASKS	64
 
 static FILE *out;
@@ -56,82 +48,6 @@ static const char * const counters[] = {
 	"pginodesteal", "kswapd_inodesteal", "slabs_scanned",
 };
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
-
-/* -1: the counter does not exist on this kernel */
-static void read_counters(long *v)
-{
-	size_t i;
-
-	for (i = 0; i < NR_COUNTERS; i++)
-		v[i] = zc_vmstat(counters[i]);
-}
-
-/* The deltas c1 - c0 as CSV fields, an empty one for a missing counter */
-static void print_deltas(const long *c0, const long *c1)
-{
-	size_t i;
-
-	for (i = 0; i < NR_COUNTERS; i++) {
-		if (c0[i] < 0 || c1[i] < 0)
-			fprintf(out, ",");
-		else
-			fprintf(out, ",%ld", c1[i] - c0[i]);
-	}
-	fprintf(out, "\n");
-}
-
-static void path_of(char *buf, size_t len, long i)
-{
-	snprintf(buf, len, ROOT "/d%02ld/f%06ld", i % 64, i);
-}
-
-/* Writer @w of WRITERS writes files w, w + WRITERS, ... with 4 KiB writes */
-static void writer(int w, long nr_files)
-{
-	static char page[ZC_PAGE];
-	char path[64];
-	long i;
-	int j;
-
-	memset(page, w, sizeof(page));
-	for (i = w; i < nr_files; i += WRITERS) {
-		int fd;
-
-		path_of(path, sizeof(path), i);
-		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-		if (fd < 0)
-			_exit(1);
-		for (j = 0; j < FILE_PAGES; j++)
-			if (write(fd, page, sizeof(page)) != sizeof(page))
-				_exit(1);
-		close(fd);
-	}
-	_exit(0);
-}
-
-static long walk(const char *dir)
-{
-	struct dirent *d;
-	struct stat st;
-	char path[512];
-	long n = 0;
-	DIR *dp = opendir(dir);
-
-	if (!dp)
-		return 0;
-	while ((d = readdir(dp))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		if (lstat(path, &st))
-			continue;
-		n++;
-		if (S_ISDIR(st.st_mode))
-			n += walk(path);
-	}
-	closedir(dp);
-	return n;
-}
 
 static const char * const trace_events[] = {
 	"mm_compaction_try_to_compact_pages", "mm_compaction_end",
@@ -306,37 +222,27 @@ int main(int argc, char **argv)
 	static char map[1 << 16];
 	static long used[1 << 16];
 	long total_kb = zc_meminfo("MemTotal");
-	long nr_files = total_kb * 2 / (FILE_PAGES * 4);
-	long step, prev = 0, first_fail = -1, limit, blocks, walked, prefree;
+	long limit, blocks, prefree;
 	long blocks_moved0, migrate_fail0, hist[6] = { 0 };
-	long c0[NR_COUNTERS], c1[NR_COUNTERS], start[NR_COUNTERS], alloc0[NR_COUNTERS];
+	long start[NR_COUNTERS], alloc0[NR_COUNTERS], end[NR_COUNTERS];
 	const char *proactive = getenv("ZC_PROACTIVENESS");
+	const char *thp;
+	struct zc_steps st;
+	struct zc_seed fill;
 	struct zc_buddy b;
-	double t, t_fill;
-	char path[64];
-	int i, w, steps = 0, bad = 0, traced;
-	pid_t pids[WRITERS];
+	int traced;
 
 	ksft_print_header();
 	ksft_set_plan(3);
 	out = zc_data_channel(argc, argv);
 	if (!out)
 		ksft_exit_fail_msg("no data channel\n");
-	fprintf(out, "meta,mem_kb,%ld\nmeta,files,%ld\nmeta,writers,%d\nmeta,file_kb,%d\n",
-		total_kb, nr_files, WRITERS, FILE_PAGES * 4);
+	fprintf(out, "meta,mem_kb,%ld\n", total_kb);
 	fprintf(out, "meta,kernel,%s\n", getenv("ZC_VARIANT") ? getenv("ZC_VARIANT") : "?");
-	/*
-	 * The seed's benchmark measures huge pages from nr_hugepages alone,
-	 * as a user of hugetlbfs would set it up: no transparent huge pages,
-	 * so that khugepaged and THP faults do not compete for the blocks
-	 */
-	if (!access(THP_ENABLED, F_OK)) {
-		if (zc_write_file(THP_ENABLED, "never"))
-			ksft_exit_fail_msg("cannot set %s to never\n", THP_ENABLED);
-		fprintf(out, "meta,thp,never\n");
-	} else {
-		fprintf(out, "meta,thp,absent\n");
-	}
+	thp = zc_thp_never();
+	if (!thp)
+		ksft_exit_fail_msg("cannot set %s to never\n", ZC_THP_ENABLED);
+	fprintf(out, "meta,thp,%s\n", thp);
 	/* ZC_PROACTIVENESS: mainline's proactive compaction for this run */
 	if (proactive &&
 	    zc_write_file("/proc/sys/vm/compaction_proactiveness", proactive))
@@ -346,56 +252,15 @@ int main(int argc, char **argv)
 		zc_read_long("/proc/sys/vm/compaction_proactiveness"));
 	traced = !trace_setup();
 	fprintf(out, "meta,trace,%s\n", traced ? "on" : "absent");
-	read_counters(start);
+	zc_vmstats(counters, start, NR_COUNTERS);
 
-	/* Fill: WRITERS writers in parallel, 2x RAM in 512 KiB files */
-	mkdir(ROOT, 0755);
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path), ROOT "/d%02d", i);
-		mkdir(path, 0755);
-	}
-	ksft_print_msg("bench: writing %ld files of %d KiB with %d writers\n",
-		       nr_files, FILE_PAGES * 4, WRITERS);
-	t = zc_now();
-	for (w = 0; w < WRITERS; w++) {
-		pids[w] = fork();
-		if (pids[w] == 0)
-			writer(w, nr_files);
-		if (pids[w] < 0) {
-			int err = errno;
-
-			/* Stop the writers already started, by their own pids only */
-			while (w--) {
-				kill(pids[w], SIGKILL);
-				waitpid(pids[w], NULL, 0);
-			}
-			ksft_exit_fail_msg("fork: %s\n", strerror(err));
-		}
-	}
-	for (w = 0; w < WRITERS; w++) {
-		int status;
-
-		if (waitpid(pids[w], &status, 0) != pids[w])
-			bad++;
-		else
-			bad += !WIFEXITED(status) || WEXITSTATUS(status);
-	}
-	sync();
-	t_fill = zc_now() - t;
-	walked = walk(ROOT);
-	for (i = 0; i < nr_files; i += 2) {
-		path_of(path, sizeof(path), i);
-		unlink(path);
-	}
-	sync();
-	ksft_print_msg("bench: filled in %.1fs, walked %ld entries, deleted %ld files\n",
-		       t_fill, walked, (nr_files + 1) / 2);
-	fprintf(out, "meta,fill_s,%.1f\nmeta,walked,%ld\n", t_fill, walked);
-	if (bad)
-		ksft_test_result_fail("bench_fill: %d writers failed\n", bad);
+	if (zc_seed_fragment(out, "bench", &fill))
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (fill.failed)
+		ksft_test_result_fail("bench_fill: %d writers failed\n", fill.failed);
 	else
 		ksft_test_result_pass("bench_fill: %ld files written by %d writers\n",
-				      nr_files, WRITERS);
+				      fill.files, ZC_SEED_WRITERS);
 
 	/* Just before the allocation phase: free lists, map and limit */
 	zc_read_buddyinfo(&b);
@@ -413,48 +278,24 @@ int main(int argc, char **argv)
 
 	if (traced && trace_start())
 		ksft_exit_fail_msg("cannot start the compaction trace\n");
-	read_counters(alloc0);
+	zc_vmstats(counters, alloc0, NR_COUNTERS);
 	fprintf(out, "fill");
-	print_deltas(start, alloc0);
+	zc_print_deltas(out, start, alloc0, NR_COUNTERS);
 	blocks_moved0 = zc_vmstat("compact_blocks_moved");
 	migrate_fail0 = zc_vmstat("pgmigrate_fail");
-	/* Allocate: steps of 5% of RAM until a step gains nothing */
-	step = total_kb / 20 / 2048;
-	fprintf(out, "meta,step,%ld\n", step);
-	for (;;) {
-		long want = prev + step, got;
-		double ms;
-
-		read_counters(c0);
-		t = zc_now();
-		got = zc_set_hugepages(want);
-		ms = (zc_now() - t) * 1000;
-		read_counters(c1);
-		steps++;
-		fprintf(out, "step,%d,%ld,%ld,%.0f", steps, want, got, ms);
-		print_deltas(c0, c1);
-		ksft_print_msg("bench: step %d: %ld of %ld huge pages, %.0f ms\n",
-			       steps, got, want, ms);
-		if (got < want && first_fail < 0)
-			first_fail = steps;
-		if (got <= prev || steps >= 40) {
-			prev = got > prev ? got : prev;
-			break;
-		}
-		prev = got;
-	}
-	read_counters(c1);
+	zc_hugepage_steps(out, "bench", counters, NR_COUNTERS, &st);
+	zc_vmstats(counters, end, NR_COUNTERS);
 	if (traced)
 		ksft_print_msg("bench: %ld direct compaction attempts traced\n",
 			       trace_report());
 	fprintf(out, "whole");
-	print_deltas(start, c1);
+	zc_print_deltas(out, start, end, NR_COUNTERS);
 	/* limit is still the one of the map before the allocation phase */
 	if (limit > 0)
-		fprintf(out, "meta,floor,%ld\n", cost_floor(used, limit, prev));
+		fprintf(out, "meta,floor,%ld\n", cost_floor(used, limit, st.final));
 	blocks = zc_pageblock_map(map, sizeof(map) - 1, &limit, NULL, NULL);
-	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%ld\ndone\n",
-		map, prev, first_fail);
+	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%d\ndone\n",
+		map, st.final, st.first_fail);
 	fclose(out);
 	/*
 	 * Where the moves went: pageblocks pages were moved out of (ours
@@ -466,12 +307,12 @@ int main(int argc, char **argv)
 			       zc_vmstat("compact_blocks_moved") - blocks_moved0);
 	ksft_print_msg("bench: allocation phase: %ld pages failed to migrate\n",
 		       zc_vmstat("pgmigrate_fail") - migrate_fail0);
-	if (prev > prefree)
+	if (st.final > prefree)
 		ksft_test_result_pass("bench_alloc: %ld huge pages, %ld were free before, %d steps\n",
-				      prev, prefree, steps);
+				      st.final, prefree, st.steps);
 	else
 		ksft_test_result_fail("bench_alloc: %ld huge pages, %ld were free before\n",
-				      prev, prefree);
+				      st.final, prefree);
 	zc_set_hugepages(0);
 	ksft_finished();
 }

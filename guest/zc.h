@@ -1,20 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the guest tests: reading /proc and /sys files,
- * parsing buddyinfo, vmstat and meminfo, and turning memory into a
- * fragmented state.  Every test prints KTAP through kselftest.h.
+ * parsing buddyinfo, vmstat, meminfo and a task's stat, the fragmentation
+ * score proactive compaction works by, and turning memory into a
+ * fragmented state; for the benchmarks, the seed's workload, its
+ * allocation steps and the data channel.  Every test prints KTAP
+ * through kselftest.h.
  */
 #ifndef ZC_H
 #define ZC_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -550,6 +556,191 @@ static inline unsigned long zc_node_zoneinfo(int node, const char *field)
 	return sum;
 }
 
+/*
+ * The node ids of a sysfs node list such as
+ * /sys/devices/system/node/has_memory ("0", "0-1", "0,2-3") into @ids,
+ * at most @max of them. Returns how many, or -1 when the file cannot be
+ * read or an item is neither a number nor a range.
+ */
+static inline int zc_node_list(const char *path, int *ids, int max)
+{
+	char buf[256], *p = buf, *end;
+	long a, b;
+	int n = 0;
+
+	if (zc_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	while (*p && *p != '\n') {
+		a = strtol(p, &end, 10);
+		if (end == p || a < 0)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return -1;
+			p = end;
+		}
+		for (; a <= b; a++) {
+			if (n == max)
+				return -1;
+			ids[n++] = (int)a;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -1;
+	}
+	return n;
+}
+
+/* PF_KTHREAD (include/linux/sched.h): the task is a kernel thread */
+#define ZC_PF_KTHREAD	0x00200000UL
+
+struct zc_task {
+	char state;		/* R, S, D, I, ... */
+	unsigned long flags;	/* PF_* */
+	unsigned long ticks;	/* utime + stime, in clock ticks (USER_HZ) */
+};
+
+/*
+ * Fields 3 (state), 9 (flags), 14 and 15 (utime and stime) of
+ * /proc/<pid>/stat, counted from the comm's last closing parenthesis (a
+ * comm may hold spaces and parentheses). Returns 0, or -1 when the task
+ * is gone or the line does not parse.
+ */
+static inline int zc_task_stat(int pid, struct zc_task *t)
+{
+	char path[32], buf[1024], *p;
+	unsigned long utime, stime;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (zc_read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu %*u %*u %*u %*u %lu %lu",
+			 &t->state, &t->flags, &utime, &stime) != 4)
+		return -1;
+	t->ticks = utime + stime;
+	return 0;
+}
+
+/*
+ * Pid of the kernel thread whose comm is @comm (PF_KTHREAD: a user task
+ * of the same name does not count), -1 if there is none. *@count, if
+ * not NULL, gets how many such threads there are.
+ */
+static inline int zc_kthread_pid(const char *comm, int *count)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int pid = -1, n = 0;
+
+	if (count)
+		*count = 0;
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		char path[64], name[32];
+		struct zc_task t;
+		int id = atoi(e->d_name);
+
+		if (id <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", id);
+		if (zc_read_file(path, name, sizeof(name)) <= 0)
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		if (strcmp(name, comm) || zc_task_stat(id, &t) ||
+		    !(t.flags & ZC_PF_KTHREAD))
+			continue;
+		if (!n++)
+			pid = id;
+	}
+	closedir(d);
+	if (count)
+		*count = n;
+	return pid;
+}
+
+/*
+ * A zone's fragmentation score as proactive compaction counts it
+ * (mm/compaction.c, extfrag_for_order() at the huge page order): the
+ * percentage of its free pages that are not in free blocks of order
+ * >= 9, rounded down; 0 when nothing is free.
+ */
+static inline unsigned long zc_zone_score(const struct zc_zone *z)
+{
+	unsigned long free = 0, big = 0;
+	int o;
+
+	for (o = 0; o < ZC_MAX_ORDER; o++) {
+		free += z->nr_free[o] << o;
+		if (o >= ZC_HPAGE_ORDER)
+			big += z->nr_free[o] << o;
+	}
+	return free ? (free - big) * 100 / free : 0;
+}
+
+/*
+ * Field @field (present, managed, high, ...) of zone @zone of node @node
+ * in @zoneinfo, the text of /proc/zoneinfo; -1 if absent.
+ */
+static inline long zc_zone_field(const char *zoneinfo, int node, const char *zone,
+				 const char *field)
+{
+	char key[64], fkey[48];
+	const char *p, *next, *f;
+	unsigned long v;
+
+	snprintf(key, sizeof(key), "Node %d, zone %8s\n", node, zone);
+	snprintf(fkey, sizeof(fkey), "\n        %s ", field);
+	p = strstr(zoneinfo, key);
+	if (!p)
+		return -1;
+	next = strstr(p + 1, "\nNode ");
+	f = strstr(p, fkey);
+	if (!f || (next && f > next) || sscanf(f + strlen(fkey), "%lu", &v) != 1)
+		return -1;
+	return (long)v;
+}
+
+/*
+ * Node @node's fragmentation score as kcompactd's proactive compaction
+ * computes it (fragmentation_score_node()): over the node's populated
+ * zones, the sum of zc_zone_score() * the zone's present pages / (the
+ * node's present pages + 1), in the kernel's integer arithmetic; 0..100.
+ * -1 when buddyinfo or zoneinfo cannot be read or the node has no memory.
+ */
+static inline long zc_node_score(int node)
+{
+	static char zi[1 << 18];
+	unsigned long present[ZC_MAX_ZONES], node_present = 0, score = 0;
+	struct zc_buddy b;
+	long v;
+	int i;
+
+	if (zc_read_buddyinfo(&b) <= 0 || zc_read_file("/proc/zoneinfo", zi, sizeof(zi)) <= 0)
+		return -1;
+	for (i = 0; i < b.nr; i++) {
+		present[i] = 0;
+		if (b.z[i].node != node)
+			continue;
+		v = zc_zone_field(zi, node, b.z[i].name, "present");
+		if (v < 0)
+			return -1;
+		present[i] = v;
+		node_present += v;
+	}
+	if (!node_present)
+		return -1;
+	for (i = 0; i < b.nr; i++)
+		if (b.z[i].node == node)
+			score += present[i] * zc_zone_score(&b.z[i]) / (node_present + 1);
+	return (long)score;
+}
+
 /* Ask node @node for @nr huge pages; returns what it has afterwards */
 static inline long zc_node_hugepages(int node, long nr)
 {
@@ -687,6 +878,233 @@ static inline FILE *zc_data_channel(int argc, char **argv)
 	if (out)
 		setvbuf(out, NULL, _IOLBF, 0);
 	return out;
+}
+
+#define ZC_THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
+
+/*
+ * The seed's benchmarks measure huge pages from nr_hugepages alone, as a
+ * user of hugetlbfs would set it up: no transparent huge pages, so that
+ * khugepaged and THP faults do not compete for the blocks. Returns what
+ * a "meta,thp" line says: "never", or "absent" on a kernel without THP;
+ * NULL when THP could not be turned off.
+ */
+static inline const char *zc_thp_never(void)
+{
+	if (access(ZC_THP_ENABLED, F_OK))
+		return "absent";
+	return zc_write_file(ZC_THP_ENABLED, "never") ? NULL : "never";
+}
+
+/* The most /proc/vmstat counters a benchmark's delta lines carry */
+#define ZC_MAX_COUNTERS	32
+
+/*
+ * The deltas @c1 - @c0 of @n counters as CSV fields on @out, an empty one
+ * for a counter the kernel does not have (-1, never a zero), and the end
+ * of the line
+ */
+static inline void zc_print_deltas(FILE *out, const long *c0, const long *c1,
+				   int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (c0[i] < 0 || c1[i] < 0)
+			fprintf(out, ",");
+		else
+			fprintf(out, ",%ld", c1[i] - c0[i]);
+	}
+	fprintf(out, "\n");
+}
+
+/*
+ * The seed's fragmenting workload (make run's benchmark): files of
+ * ZC_SEED_FILE_PAGES pages totalling twice the RAM, written in parallel
+ * by ZC_SEED_WRITERS writers with 4 KiB writes; the file tree walked (the
+ * seed ran updatedb); every second file deleted. Free memory is left in
+ * holes between the page cache of the files that stay.
+ */
+#define ZC_SEED_FILE_PAGES	128
+#define ZC_SEED_WRITERS		32
+#define ZC_SEED_ROOT		"/mnt/fill"
+
+struct zc_seed {
+	long files;		/* files written, every second one deleted */
+	long walked;		/* entries the walk found */
+	int failed;		/* writers that did not write all their files */
+	double fill_s;		/* time of the writing and its sync */
+};
+
+static inline void zc_seed_path(char *buf, size_t len, long i)
+{
+	snprintf(buf, len, ZC_SEED_ROOT "/d%02ld/f%06ld", i % 64, i);
+}
+
+/* Writer @w writes files w, w + ZC_SEED_WRITERS, ... and exits */
+static inline void zc_seed_writer(int w, long nr_files)
+{
+	static char page[ZC_PAGE];
+	char path[64];
+	long i;
+	int j;
+
+	memset(page, w, sizeof(page));
+	for (i = w; i < nr_files; i += ZC_SEED_WRITERS) {
+		int fd;
+
+		zc_seed_path(path, sizeof(path), i);
+		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		if (fd < 0)
+			_exit(1);
+		for (j = 0; j < ZC_SEED_FILE_PAGES; j++)
+			if (write(fd, page, sizeof(page)) != sizeof(page))
+				_exit(1);
+		close(fd);
+	}
+	_exit(0);
+}
+
+/* Entries under @dir, counted by lstat()ing each, as updatedb would */
+static inline long zc_seed_walk(const char *dir)
+{
+	struct dirent *d;
+	struct stat st;
+	char path[512];
+	long n = 0;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, d->d_name) >=
+		    (int)sizeof(path) || lstat(path, &st))
+			continue;
+		n++;
+		if (S_ISDIR(st.st_mode))
+			n += zc_seed_walk(path);
+	}
+	closedir(dp);
+	return n;
+}
+
+/*
+ * Run the seed's workload (see above) into @s: "meta" lines for the files
+ * and the fill on @out, progress on the console after "@who: ". Returns
+ * 0, or -1 with errno set when a writer could not be started (those
+ * already started are killed, by their own pids only).
+ */
+static inline int zc_seed_fragment(FILE *out, const char *who,
+				   struct zc_seed *s)
+{
+	pid_t pids[ZC_SEED_WRITERS];
+	char path[64];
+	double t;
+	long i;
+	int w;
+
+	memset(s, 0, sizeof(*s));
+	s->files = zc_meminfo("MemTotal") * 2 / (ZC_SEED_FILE_PAGES * 4);
+	fprintf(out, "meta,files,%ld\nmeta,writers,%d\nmeta,file_kb,%d\n",
+		s->files, ZC_SEED_WRITERS, ZC_SEED_FILE_PAGES * 4);
+	mkdir(ZC_SEED_ROOT, 0755);
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), ZC_SEED_ROOT "/d%02ld", i);
+		mkdir(path, 0755);
+	}
+	ksft_print_msg("%s: writing %ld files of %d KiB with %d writers\n",
+		       who, s->files, ZC_SEED_FILE_PAGES * 4, ZC_SEED_WRITERS);
+	t = zc_now();
+	for (w = 0; w < ZC_SEED_WRITERS; w++) {
+		pids[w] = fork();
+		if (pids[w] == 0)
+			zc_seed_writer(w, s->files);
+		if (pids[w] < 0) {
+			int err = errno;
+
+			while (w--) {
+				kill(pids[w], SIGKILL);
+				waitpid(pids[w], NULL, 0);
+			}
+			errno = err;
+			return -1;
+		}
+	}
+	for (w = 0; w < ZC_SEED_WRITERS; w++) {
+		int status;
+
+		if (waitpid(pids[w], &status, 0) != pids[w])
+			s->failed++;
+		else
+			s->failed += !WIFEXITED(status) || WEXITSTATUS(status);
+	}
+	sync();
+	s->fill_s = zc_now() - t;
+	s->walked = zc_seed_walk(ZC_SEED_ROOT);
+	for (i = 0; i < s->files; i += 2) {
+		zc_seed_path(path, sizeof(path), i);
+		unlink(path);
+	}
+	sync();
+	ksft_print_msg("%s: filled in %.1fs, walked %ld entries, deleted %ld files\n",
+		       who, s->fill_s, s->walked, (s->files + 1) / 2);
+	fprintf(out, "meta,fill_s,%.1f\nmeta,walked,%ld\n", s->fill_s, s->walked);
+	return 0;
+}
+
+struct zc_steps {
+	long final;		/* huge pages after the last step */
+	int steps;
+	int first_fail;		/* first step that got less, -1: none */
+	double ms;		/* time of all steps */
+};
+
+/*
+ * The seed's allocation phase: raise nr_hugepages in steps of 5% of RAM
+ * until a step gains nothing (or 40 steps), timing each step. A line
+ * "step,<n>,<requested>,<obtained>,<ms>,<deltas>" per step on @out, the
+ * deltas those of the @n /proc/vmstat counters @names (zc_print_deltas());
+ * progress on the console after "@who: ".
+ */
+static inline void zc_hugepage_steps(FILE *out, const char *who,
+				     const char * const *names, int n,
+				     struct zc_steps *s)
+{
+	long step = zc_meminfo("MemTotal") / 20 / 2048, prev = 0;
+	long c0[ZC_MAX_COUNTERS], c1[ZC_MAX_COUNTERS];
+
+	if (n > ZC_MAX_COUNTERS)
+		ksft_exit_fail_msg("%s: %d counters, at most %d\n", who, n,
+				   ZC_MAX_COUNTERS);
+	memset(s, 0, sizeof(*s));
+	s->first_fail = -1;
+	fprintf(out, "meta,step,%ld\n", step);
+	for (;;) {
+		long want = prev + step, got;
+		double t, ms;
+
+		zc_vmstats(names, c0, n);
+		t = zc_now();
+		got = zc_set_hugepages(want);
+		ms = (zc_now() - t) * 1000;
+		zc_vmstats(names, c1, n);
+		s->steps++;
+		s->ms += ms;
+		fprintf(out, "step,%d,%ld,%ld,%.0f", s->steps, want, got, ms);
+		zc_print_deltas(out, c0, c1, n);
+		ksft_print_msg("%s: step %d: %ld of %ld huge pages, %.0f ms\n",
+			       who, s->steps, got, want, ms);
+		if (got < want && s->first_fail < 0)
+			s->first_fail = s->steps;
+		if (got <= prev || s->steps >= 40) {
+			prev = got > prev ? got : prev;
+			break;
+		}
+		prev = got;
+	}
+	s->final = prev;
 }
 
 #endif /* ZC_H */

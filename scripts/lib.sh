@@ -59,6 +59,28 @@ splat_scan() {
 	return 1
 }
 
+# awk functions for the reports' tables, for awk "$MEDIAN_AWK"'...':
+# mstat(list) sets MED, MIN and MAX of the numbers in the space-separated
+# list and returns how many there are; mmm(list, fmt) is "median
+# (min-max)" with fmt, the median alone when they are all equal, "-" for
+# an empty list (a counter the kernel does not have, never a zero).
+MEDIAN_AWK='
+function mstat(list,   a, n, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++) a[i] += 0
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	MED = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	MIN = a[1]; MAX = a[n]
+	return n
+}
+function mmm(list, fmt) {
+	if (!mstat(list)) return "-"
+	if (MIN == MAX) return sprintf(fmt, MED)
+	return sprintf(fmt " (" fmt "-" fmt ")", MED, MIN, MAX)
+}
+'
+
 # The compiler for kernel builds: through ccache when it is installed
 kernel_cc() {
 	if command -v ccache >/dev/null; then echo "ccache gcc"; else echo gcc; fi

@@ -1,0 +1,113 @@
+#!/bin/sh
+# make run BENCH=idle: huge page allocation latency with a background
+# compactor (guest/idle.c). Per kernel and compaction_proactiveness, in a
+# fresh guest each time: the seed's fill, IDLE seconds of idling, then
+# nr_hugepages in steps of 5% of RAM, each step timed. Writes
+# results/idle-<ts>/: summary.md, runs.csv, steps.csv, step-latency.png.
+# env: MEM (1G), NODES (2), REPEAT (3), KERNELS ("mainline ours";
+#      vanilla, which has no compactor, runs once a repeat, with no
+#      proactiveness), PROACTIVE ("0 20"), IDLE (seconds, 30)
+set -eu
+. "$(dirname "$0")/lib.sh"
+case "${1:-}" in -h|--help) sed -n '2,9p' "$0"; exit 0 ;; esac
+MEM=${MEM:-1G}
+NODES=${NODES:-2}
+REPEAT=${REPEAT:-3}
+KERNELS=${KERNELS:-mainline ours}
+PROACTIVE=${PROACTIVE:-0 20}
+IDLE=${IDLE:-30}
+
+# Reject bad parameters before anything is built or booted.
+case "$MEM" in
+512M|1G|2G|3G|4G|6G|8G) ;;
+*) echo "MEM='$MEM' is not one of 512M 1G 2G 3G 4G 6G 8G" >&2; exit 2 ;;
+esac
+case "$NODES" in
+1|2|4) ;;
+*) echo "NODES='$NODES' is not one of 1 2 4" >&2; exit 2 ;;
+esac
+case "$REPEAT" in
+[1-9]) ;;
+*) echo "REPEAT='$REPEAT' is not a number from 1 to 9" >&2; exit 2 ;;
+esac
+[ -n "$KERNELS" ] || { echo "KERNELS is empty" >&2; exit 2; }
+for v in $KERNELS; do
+	case "$v" in vanilla|mainline|ours) ;;
+	*) echo "KERNELS: unknown kernel '$v'" >&2; exit 2 ;;
+	esac
+done
+[ -n "$PROACTIVE" ] || { echo "PROACTIVE is empty" >&2; exit 2; }
+for p in $PROACTIVE; do
+	case "$p" in
+	[0-9]|[1-9][0-9]|100) ;;
+	*) echo "PROACTIVE: '$p' is not a number from 0 to 100" >&2; exit 2 ;;
+	esac
+done
+case "$IDLE" in
+""|*[!0-9]*|0*|?????*) idle_ok=0 ;;
+*) idle_ok=1; [ "$IDLE" -le 3600 ] || idle_ok=0 ;;
+esac
+[ "$idle_ok" = 1 ] || { echo "IDLE='$IDLE' is not a number of seconds from 1 to 3600" >&2; exit 2; }
+case "$MEM" in *G) mem_mb=$(( ${MEM%G} * 1024 )) ;; *M) mem_mb=${MEM%M} ;; esac
+[ "$mem_mb" = 512 ] && [ "$NODES" = 4 ] && { echo "MEM=512M is too small for 4 nodes" >&2; exit 2; }
+
+# The proactiveness values a kernel runs with: vanilla has no compactor
+# and no compaction_proactiveness, so it runs once, as "none"
+labels() {
+	if [ "$1" = vanilla ]; then
+		echo none
+	else
+		for p in $PROACTIVE; do printf 'p%s ' "$p"; done
+	fi
+}
+
+for v in $KERNELS; do "$TOP/scripts/build.sh" "$v"; done
+"$TOP/scripts/initramfs.sh"
+
+ts=$(date -u +%Y%m%d-%H%M%S)
+OUTD=$TOP/results/idle-$ts
+mkdir -p "$OUTD"
+{
+	echo "linux-source-6.1 $(pkg_version)"
+	echo "guest: $MEM, $NODES nodes, 2 cpus, QEMU \$ACCEL; repeats: $REPEAT; idle: $IDLE s; compaction_proactiveness: $PROACTIVE"
+	for v in $KERNELS; do echo "$v: $(grep series "$TOP/build/$v/version")"; done
+} > "$OUTD/setup.txt"
+
+# Files of 2x RAM, half of them deleted again, plus ext4's own overhead
+base=$OUTD/disk-base.img
+"$TOP/scripts/disk.sh" "$base" $(( mem_mb * 5 / 2 + 256 ))
+
+t0=$(date +%s)
+r=1
+while [ "$r" -le "$REPEAT" ]; do
+	for v in $KERNELS; do
+		for l in $(labels "$v"); do
+			run=$v-$l-$r
+			say "idle bench: $v, proactiveness ${l#p}, run $r of $REPEAT"
+			cp --sparse=always "$base" "$OUTD/disk.img"
+			extra=""
+			[ "$l" = none ] || extra="ZC_IDLE_PROACTIVE=${l#p}"
+			DISK=$OUTD/disk.img DATA=$OUTD/$run.csv LOG=$OUTD/$run.log \
+				MEM=$MEM NODES=$NODES TIMEOUT=$(( 5400 + IDLE )) \
+				APPEND="ZC_TEST_TIMEOUT=$(( 5000 + IDLE )) ZC_IDLE_SECONDS=$IDLE $extra" \
+				"$TOP/scripts/boot.sh" "$v" idle >/dev/null ||
+				say "idle bench: $run: boot status $?"
+			grep -a '# idle: step' "$OUTD/$run.log" | tail -1 >&2 || true
+			grep -aq '^done' "$OUTD/$run.csv" 2>/dev/null ||
+				say "idle bench: $run did not finish, see $OUTD/$run.log"
+			# A kernel splat marks the run in the table
+			if splat_scan "$OUTD/$run.log" "$OUTD/$run.splat"; then
+				say "idle bench: $run: KERNEL SPLAT: $(head -1 "$OUTD/$run.splat")"
+			fi
+		done
+	done
+	r=$((r + 1))
+done
+rm -f "$OUTD/disk.img" "$base"
+# boot.sh chose KVM or TCG on the first boot (build/accel)
+sed -i "s/QEMU \$ACCEL/QEMU $(cat "$TOP/build/accel" 2>/dev/null || echo unknown)/" "$OUTD/setup.txt"
+say "idle bench: all runs done in $(( $(date +%s) - t0 ))s"
+
+ln -sfn "idle-$ts" "$TOP/results/latest-idle"
+"$TOP/scripts/idle-report.sh" "$OUTD" $KERNELS
+cat "$OUTD/summary.md"
