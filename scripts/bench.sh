@@ -1,8 +1,8 @@
 #!/bin/sh
 # make run: the seed's benchmark on vanilla, mainline and ours.
 # env: MEM (1G), NODES (2), REPEAT (3),
-#      KERNELS ("vanilla mainline mainline-p0 ours"; mainline-p0 is
-#      mainline with compaction_proactiveness 0, no proactive compaction);
+#      KERNELS ("vanilla mainline mainline-p0 ours ours-p0"; a -p0 row
+#      runs with compaction_proactiveness 0, no proactive compaction);
 #      SCALING=1 runs scripts/scaling.sh instead
 # Every kernel boots from a copy of one fresh disk image; each run's data
 # comes back over the guest's second serial port into results/<ts>/.
@@ -16,7 +16,7 @@ case "${1:-}" in -h|--help) sed -n '2,5p' "$0"; exit 0 ;; esac
 MEM=${MEM:-1G}
 NODES=${NODES:-2}
 REPEAT=${REPEAT:-3}
-KERNELS=${KERNELS:-vanilla mainline mainline-p0 ours}
+KERNELS=${KERNELS:-vanilla mainline mainline-p0 ours ours-p0}
 
 # Reject bad parameters before anything is built or booted.
 case "$MEM" in
@@ -32,14 +32,15 @@ case "$REPEAT" in
 *) echo "REPEAT='$REPEAT' is not a number from 1 to 9" >&2; exit 2 ;;
 esac
 for v in $KERNELS; do
-	case "$v" in vanilla|mainline|mainline-p0|ours|debug) ;;
+	case "$v" in vanilla|mainline|mainline-p0|ours|ours-p0|debug) ;;
 	*) echo "KERNELS: unknown kernel '$v'" >&2; exit 2 ;;
 	esac
 done
 case "$MEM" in *G) mem_mb=$(( ${MEM%G} * 1024 )) ;; *M) mem_mb=${MEM%M} ;; esac
 [ "$mem_mb" = 512 ] && [ "$NODES" = 4 ] && { echo "MEM=512M is too small for 4 nodes" >&2; exit 2; }
 
-# A row of the table and the kernel it boots: mainline-p0 is mainline
+# A row of the table and the kernel it boots: mainline-p0 is mainline,
+# ours-p0 ours
 variant() { echo "${1%-p0}"; }
 for v in $KERNELS; do
 	"$TOP/scripts/build.sh" "$(variant "$v")"
