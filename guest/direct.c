@@ -263,13 +263,16 @@ static void test_psi(void)
 /*
  * extfrag_threshold 1000 declares every failure a lack of memory: no
  * compaction at all. 0 declares every one fragmentation: compaction.
+ * Proactive compaction, which the threshold does not gate, is off
+ * meanwhile: in the pause between the two, it would make the huge pages
+ * that the second allocation is to compact for.
  */
 static void test_gate(void)
 {
 	struct zc_frag f[MAX_NODES];
 	struct counters c0, c1, c2;
 	const char *gone;
-	long avail;
+	long avail, proactive;
 	int err = 0;
 
 	if (fragment_all(f)) {
@@ -277,6 +280,10 @@ static void test_gate(void)
 		unfragment_all(f);
 		return;
 	}
+	proactive = zc_read_long(ZC_PROACTIVENESS);
+	if (proactive > 0)
+		err |= zc_write_long(ZC_PROACTIVENESS, 0);
+	zc_kcompactd_settle(10000);
 	avail = free_huge();
 	err |= zc_write_long(THRESHOLD, 1000);
 	read_counters(&c0);
@@ -288,6 +295,8 @@ static void test_gate(void)
 	zc_set_hugepages(avail + 8);
 	read_counters(&c2);
 	err |= zc_write_long(THRESHOLD, 500);
+	if (proactive > 0)
+		err |= zc_write_long(ZC_PROACTIVENESS, proactive);
 	gone = c2.missing ? c2.missing : missing(&c0, &c1);
 	if (gone)
 		ksft_test_result_fail("extfrag_gate: no %s in /proc/vmstat\n", gone);

@@ -664,6 +664,43 @@ static inline int zc_kthread_pid(const char *comm, int *count)
 	return pid;
 }
 
+#define ZC_PROACTIVENESS	"/proc/sys/vm/compaction_proactiveness"
+
+/*
+ * Wait, up to @max_ms, until every kcompactd<nid> thread of the nodes
+ * 0..7 is asleep (S) in two looks 100 ms apart with no CPU used between
+ * them: a background run that spans a test's counter reads would make
+ * its counts and events disagree. Returns 0, or -1 when a thread kept
+ * working. A kernel without the threads has nothing to wait for.
+ */
+static inline int zc_kcompactd_settle(long max_ms)
+{
+	long waited;
+
+	for (waited = 0; waited <= max_ms; waited += 100) {
+		struct zc_task t0[8], t1[8];
+		int busy = 0, nid;
+
+		for (nid = 0; nid < 8; nid++) {
+			char comm[16];
+			int pid;
+
+			snprintf(comm, sizeof(comm), "kcompactd%d", nid);
+			pid = zc_kthread_pid(comm, NULL);
+			t0[nid].state = 0;
+			if (pid < 0 || zc_task_stat(pid, &t0[nid]))
+				continue;
+			usleep(100 * 1000);
+			if (zc_task_stat(pid, &t1[nid]) || t0[nid].state != 'S' ||
+			    t1[nid].state != 'S' || t1[nid].ticks != t0[nid].ticks)
+				busy = 1;
+		}
+		if (!busy)
+			return 0;
+	}
+	return -1;
+}
+
 /*
  * A zone's fragmentation score as proactive compaction counts it
  * (mm/compaction.c, extfrag_for_order() at the huge page order): the
