@@ -129,10 +129,19 @@ static long walk_trace(int phase)
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long a, b, x, y;
 		char *ev = strstr(line, ": mm_compaction_"), *t;
+		int daemon;
 		double ts;
 
 		if (line[0] == '#' || !ev)
 			continue;
+		/*
+		 * The background compactor checks a block's failure and then
+		 * isolates, as a direct compaction does; two compactors at
+		 * once can isolate from a block in the window between another's
+		 * failure and its check. Only the asking task's isolations count
+		 * against a failed block; anyone's count after the change.
+		 */
+		daemon = strstr(line, "kcompactd") && strstr(line, "kcompactd") < ev;
 		*ev = '\0';
 		/*
 		 * The parse follows one task's events in order: the background
@@ -169,7 +178,7 @@ static long walk_trace(int phase)
 					continue;
 				if (phase)
 					k->after++;
-				else
+				else if (!daemon)
 					k->again++;
 
 			}
