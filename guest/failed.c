@@ -143,13 +143,6 @@ static long walk_trace(int phase)
 		 */
 		daemon = strstr(line, "kcompactd") && strstr(line, "kcompactd") < ev;
 		*ev = '\0';
-		/*
-		 * The parse follows one task's events in order: the background
-		 * compactor's, interleaved with them, would be taken for the
-		 * asking task's. Its failures are remembered all the same.
-		 */
-		if (strstr(line, "kcompactd"))
-			continue;
 		t = strrchr(line, ' ');
 		if (!t)
 			continue;
