@@ -19,25 +19,16 @@ REPEAT=${REPEAT:-3}
 KERNELS=${KERNELS:-vanilla mainline mainline-p0 ours ours-p0}
 
 # Reject bad parameters before anything is built or booted.
-case "$MEM" in
-512M|1G|2G|3G|4G|6G|8G) ;;
-*) echo "MEM='$MEM' is not one of 512M 1G 2G 3G 4G 6G 8G" >&2; exit 2 ;;
-esac
-case "$NODES" in
-1|2|4) ;;
-*) echo "NODES='$NODES' is not one of 1 2 4" >&2; exit 2 ;;
-esac
-case "$REPEAT" in
-[1-9]) ;;
-*) echo "REPEAT='$REPEAT' is not a number from 1 to 9" >&2; exit 2 ;;
-esac
+check_mem "$MEM"
+check_nodes "$NODES"
+check_repeat "$REPEAT"
 for v in $KERNELS; do
 	case "$v" in vanilla|mainline|mainline-p0|ours|ours-p0|debug) ;;
 	*) echo "KERNELS: unknown kernel '$v'" >&2; exit 2 ;;
 	esac
 done
-case "$MEM" in *G) mem_mb=$(( ${MEM%G} * 1024 )) ;; *M) mem_mb=${MEM%M} ;; esac
-[ "$mem_mb" = 512 ] && [ "$NODES" = 4 ] && { echo "MEM=512M is too small for 4 nodes" >&2; exit 2; }
+mem_mb=$(mem_mb_of "$MEM")
+check_mem_nodes "$mem_mb" "$NODES"
 
 # A row of the table and the kernel it boots: mainline-p0 is mainline,
 # ours-p0 ours

@@ -18,18 +18,9 @@ PROACTIVE=${PROACTIVE:-0 20}
 IDLE=${IDLE:-30}
 
 # Reject bad parameters before anything is built or booted.
-case "$MEM" in
-512M|1G|2G|3G|4G|6G|8G) ;;
-*) echo "MEM='$MEM' is not one of 512M 1G 2G 3G 4G 6G 8G" >&2; exit 2 ;;
-esac
-case "$NODES" in
-1|2|4) ;;
-*) echo "NODES='$NODES' is not one of 1 2 4" >&2; exit 2 ;;
-esac
-case "$REPEAT" in
-[1-9]) ;;
-*) echo "REPEAT='$REPEAT' is not a number from 1 to 9" >&2; exit 2 ;;
-esac
+check_mem "$MEM"
+check_nodes "$NODES"
+check_repeat "$REPEAT"
 [ -n "$KERNELS" ] || { echo "KERNELS is empty" >&2; exit 2; }
 for v in $KERNELS; do
 	case "$v" in vanilla|mainline|ours) ;;
@@ -48,8 +39,8 @@ case "$IDLE" in
 *) idle_ok=1; [ "$IDLE" -le 3600 ] || idle_ok=0 ;;
 esac
 [ "$idle_ok" = 1 ] || { echo "IDLE='$IDLE' is not a number of seconds from 1 to 3600" >&2; exit 2; }
-case "$MEM" in *G) mem_mb=$(( ${MEM%G} * 1024 )) ;; *M) mem_mb=${MEM%M} ;; esac
-[ "$mem_mb" = 512 ] && [ "$NODES" = 4 ] && { echo "MEM=512M is too small for 4 nodes" >&2; exit 2; }
+mem_mb=$(mem_mb_of "$MEM")
+check_mem_nodes "$mem_mb" "$NODES"
 
 # The proactiveness values a kernel runs with: vanilla has no compactor
 # and no compaction_proactiveness, so it runs once, as "none"

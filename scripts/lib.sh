@@ -15,6 +15,36 @@ pkg_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
 }
 
+# The guest parameters of the benchmarks, checked before anything is
+# built or booted: a bad one prints why and exits 2.
+check_mem() {
+	case "$1" in
+	512M|1G|2G|3G|4G|6G|8G) ;;
+	*) echo "MEM='$1' is not one of 512M 1G 2G 3G 4G 6G 8G" >&2; exit 2 ;;
+	esac
+}
+check_nodes() {
+	case "$1" in
+	1|2|4) ;;
+	*) echo "NODES='$1' is not one of 1 2 4" >&2; exit 2 ;;
+	esac
+}
+check_repeat() {
+	case "$1" in
+	[1-9]) ;;
+	*) echo "REPEAT='$1' is not a number from 1 to 9" >&2; exit 2 ;;
+	esac
+}
+# MEM (checked) in MiB
+mem_mb_of() {
+	case "$1" in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; esac
+}
+# A 512 MiB guest cannot be split into 4 nodes
+check_mem_nodes() {
+	[ "$1" = 512 ] && [ "$2" = 4 ] && { echo "MEM=512M is too small for 4 nodes" >&2; exit 2; }
+	return 0
+}
+
 valid_variant() {
 	case " $VARIANTS " in
 	*" $1 "*) return 0 ;;

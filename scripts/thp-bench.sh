@@ -15,10 +15,7 @@ KERNELS=${KERNELS:-vanilla mainline ours}
 MODES=${MODES:-madvise always}
 THREADS=${THREADS:-1 4 8}
 PERCENT=${PERCENT:-80}
-case "$MEM" in
-512M|1G|2G|3G|4G|6G|8G) ;;
-*) echo "MEM='$MEM' is not one of 512M 1G 2G 3G 4G 6G 8G" >&2; exit 2 ;;
-esac
+check_mem "$MEM"
 for v in $KERNELS; do
 	case "$v" in vanilla|mainline|ours) ;;
 	*) echo "KERNELS: unknown kernel '$v'" >&2; exit 2 ;;
@@ -29,7 +26,7 @@ for m in $MODES; do
 	*) echo "MODES: '$m' is not madvise or always" >&2; exit 2 ;;
 	esac
 done
-case "$MEM" in *G) mem_mb=$(( ${MEM%G} * 1024 )) ;; *M) mem_mb=${MEM%M} ;; esac
+mem_mb=$(mem_mb_of "$MEM")
 
 for v in $KERNELS; do "$TOP/scripts/build.sh" "$v"; done
 "$TOP/scripts/initramfs.sh"
