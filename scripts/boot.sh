@@ -6,12 +6,13 @@
 #      LOG (serial log, default build/logs/VARIANT-SUITE.log), DATA (file
 #      that receives the guest's second serial port, its data channel),
 #      NODE_SKEW_MB (0: node 0 gets this much more memory, the last node
-#      this much less, so that a node boundary falls inside a pageblock)
+#      this much less, so that a node boundary falls inside a pageblock),
+#      KERNEL (the bzImage, default build/VARIANT/bzImage)
 # The serial console goes to stdout and to LOG.  Exit status: QEMU's, or
 # 124 when the guest ran into TIMEOUT and was killed.
 set -eu
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h|--help|"") sed -n '2,9p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help|"") sed -n '2,11p' "$0"; exit 0 ;; esac
 V=$1
 SUITE=${2:-test}
 MEM=${MEM:-1G}
@@ -36,7 +37,7 @@ case "$mem_mb$SMP$NODES" in *[!0-9]*) die "MEM/SMP/NODES must be numbers" ;; esa
 [ "$NODES" -ge 1 ] && [ "$NODES" -le 8 ] || die "NODES must be 1..8"
 [ $(( mem_mb % NODES )) -eq 0 ] || die "MEM ($mem_mb MiB) does not split evenly over $NODES nodes"
 
-KERNEL=$TOP/build/$V/bzImage
+KERNEL=${KERNEL:-$TOP/build/$V/bzImage}
 [ -f "$KERNEL" ] || die "no $KERNEL: run 'make kernel VARIANT=$V'"
 [ -f "$TOP/build/initramfs.cpio.gz" ] || "$TOP/scripts/initramfs.sh"
 mkdir -p "$TOP/build/logs"

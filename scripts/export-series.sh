@@ -12,6 +12,7 @@ rm -f "$TOP"/patches/*.patch
 git -c user.name="Zone Compaction Developers" \
 	-c user.email="maintainers@users.noreply.a-seed-2e5f1848.example" \
 	format-patch -q --cover-letter --no-signature --zero-commit \
+	--base=base --subject-prefix="${ZC_PREFIX:-PATCH v2}" \
 	-o "$TOP/patches" base..series
 COVER=$TOP/patches/0000-cover-letter.patch
 subject=$(head -1 "$TOP/doc/cover-letter.txt")

@@ -3,11 +3,12 @@
 # them: each variant's .config has the compactor it claims to have and
 # transparent huge pages, ours
 # compiles with CMA and memory hotplug (mm/ of the cma variant), and every
-# patch of the series is checkpatch clean.
+# patch of the series is checkpatch clean (--strict) and the kernel-doc of
+# its files parses.
 # usage: host-checks.sh    (writes KTAP to stdout)
 set -eu
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h|--help) sed -n '2,6p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,7p' "$0"; exit 0 ;; esac
 
 # The built kernel's config for ours; configs only (no build) for the rest.
 cfg() {
@@ -30,7 +31,7 @@ ours=$(cfg ours)
 mainline=$(cfg mainline)
 vanilla=$(cfg vanilla)
 echo "TAP version 13"
-echo "1..3"
+echo "1..4"
 echo "# zc-run: host-config"
 echo "    1..3"
 check "config_ours: ZONE_COMPACTION=y MIGRATION=y TRANSPARENT_HUGEPAGE=y, no COMPACTION" \
@@ -65,5 +66,20 @@ if "$TOP/scripts/checkpatch.sh"; then
 	echo "ok 3 checkpatch"
 else
 	echo "not ok 3 checkpatch"
+fi
+
+# The kernel-doc of the series' files is complete and parses
+echo "# zc-run: kernel-doc"
+echo "    1..1"
+kdoc=$(cd "$TREE" && perl scripts/kernel-doc -none mm/zone_compaction.c \
+	mm/zone_compaction_test.c include/linux/zone_compaction.h \
+	include/trace/events/zone_compaction.h 2>&1 || echo "kernel-doc failed")
+if [ -z "$kdoc" ]; then
+	echo "    ok 1 kernel_doc: scripts/kernel-doc -none on the series' files"
+	echo "ok 4 kernel-doc"
+else
+	echo "    not ok 1 kernel_doc: scripts/kernel-doc -none on the series' files"
+	printf '%s\n' "$kdoc" | sed 's/^/    # /'
+	echo "not ok 4 kernel-doc"
 fi
 echo "# zc-done"

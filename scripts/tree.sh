@@ -54,7 +54,10 @@ if [ ! -f "$TREE/.git/base-done" ]; then
 	git config user.email "harness@localhost"
 	git config gc.auto 0
 	git add -A -f
-	git commit -q -m "linux-source-6.1 $VERSION"
+	# A fixed date makes the commit, and so the series' base-commit
+	# line, the same on every machine for the same package version
+	GIT_AUTHOR_DATE="2026-01-01T00:00:00Z" GIT_COMMITTER_DATE="2026-01-01T00:00:00Z" \
+		git commit -q -m "linux-source-6.1 $VERSION"
 	git tag -f base >/dev/null
 	git checkout -q -b series
 	echo "$VERSION" > .git/base-done
