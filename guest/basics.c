@@ -258,7 +258,7 @@ static void test_index_sections(void)
 		ksft_test_result_fail("index_sections: %s\n", msg);
 }
 
-/* The /proc/vmstat counters the series adds (patches 5, 8 and 9) */
+/* The /proc/vmstat counters the series adds (patches 5, 9 and 11) */
 static void test_counters(void)
 {
 	static const char * const names[] = {
