@@ -44,6 +44,19 @@
  * would empty the cheap blocks itself and leave the asking nothing to
  * fail on. The background compactor's runs that the asking wakes are
  * compactions like the others, and their events count.
+ *
+ * What the asking finds must be what the test laid out. The node is
+ * compacted first, which drops the marks earlier programs' direct
+ * compactions left (a marked block is not a candidate). The trace
+ * buffer is sized before the fill: sized after the holes, its pages, an
+ * unmovable allocation on this CPU's node, would be taken from the
+ * largest free blocks, the pinned blocks', and turn them UNMOVABLE. The
+ * file's pfns are read after the anonymous fill and the settling of the
+ * background compactor, which may move file pages while memory runs
+ * low, and each pinned page is looked up again after the splice: a
+ * block whose pinned page is not where the layout says is not judged.
+ * A debug kernel once got its 48 huge pages without one isolation from
+ * a pinned block, with the file's pfns read before the fill.
  */
 #include "zc.h"
 
@@ -69,7 +82,7 @@ struct block {
 
 static struct block blk[MAX_BLOCKS];
 static int nblk;
-static long nr_failed, iso_pinned;	/* over the trace: for the log */
+static long nr_failed, iso_pinned, iso_file, iso_other;	/* for the log */
 static double first_event;		/* of the last trace walked */
 
 /* hash_long(pfn >> 9, 8) of a 64-bit kernel: hash_64() */
@@ -129,7 +142,7 @@ static long walk_trace(int phase)
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long a, b, x, y;
 		char *ev = strstr(line, ": mm_compaction_"), *t;
-		int daemon;
+		int daemon, in;
 		double ts;
 
 		if (line[0] == '#' || !ev)
@@ -159,11 +172,12 @@ static long walk_trace(int phase)
 				continue;
 			st.iso_start = a;
 			st.iso_end = b;
+			in = 0;
 			for (i = 0; i < nblk; i++) {
 				struct block *k = &blk[i];
 
-				if (k->pin && b > k->start && a < k->start + BLOCK_PAGES)
-					iso_pinned++;
+				if (b > k->start && a < k->start + BLOCK_PAGES)
+					in = k->pin ? 1 : 2;
 
 				if (!k->pin || k->failed == 0 || st.thorough ||
 				    b <= k->start || a >= k->start + BLOCK_PAGES ||
@@ -173,8 +187,13 @@ static long walk_trace(int phase)
 					k->after++;
 				else if (!daemon)
 					k->again++;
-
 			}
+			if (in == 1)
+				iso_pinned++;
+			else if (in == 2)
+				iso_file++;
+			else
+				iso_other++;
 		} else if (sscanf(ev, "mm_compaction_migratepages: nr_migrated=%lu nr_failed=%lu",
 				  &x, &y) == 2) {
 			nr_failed += y;
@@ -198,7 +217,8 @@ int main(void)
 	long total_kb, file_mb, huge0, got, lost, proactive;
 	size_t n, i, len, anon_len = 0;
 	int fd, p[2], pinned = 0, failed = 0, checked = 0, again = 0, after = 0, fresh = 0;
-	char *map, *anon = NULL, buf[ZC_PAGE];
+	int moved = 0;
+	char *map, *anon = NULL, buf[ZC_PAGE], path[64];
 	double last;
 	unsigned long *pfn, *pg;
 	int j;
@@ -211,6 +231,14 @@ int main(void)
 	total_kb = zc_node_meminfo(NODE, "MemTotal");
 	if (total_kb <= 0)
 		ksft_exit_fail_msg("no node %d\n", NODE);
+	/* No marks of earlier programs: a full compaction drops them */
+	snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/compact", NODE);
+	if (zc_write_file(path, "1"))
+		ksft_exit_fail_msg("cannot write %s\n", path);
+	/* The trace buffer, allocated before the holes are made */
+	if (zc_write_file(ZC_TRACING "tracing_on", "0") ||
+	    zc_write_file(ZC_TRACING "buffer_size_kb", "16384"))
+		ksft_exit_fail_msg("cannot size the trace buffer\n");
 	/* Half of the node in page cache, the rest anonymous */
 	file_mb = total_kb / 1024 / 2;
 	if (zc_make_file(PATH, file_mb))
@@ -222,6 +250,20 @@ int main(void)
 		ksft_exit_fail_msg("cannot open %s\n", PATH);
 	while (read(fd, buf, sizeof(buf)) > 0)
 		;
+	/* The rest of the node: anonymous memory, down to 12 MiB free */
+	anon_len = (size_t)total_kb * 1024;
+	anon = mmap(NULL, anon_len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (anon == MAP_FAILED)
+		ksft_exit_fail_msg("cannot map anonymous memory\n");
+	for (i = 0; i < anon_len / ZC_PAGE; i++) {
+		if (!(i % 256) && zc_node_meminfo(NODE, "MemFree") < 12 * 1024)
+			break;
+		anon[i * ZC_PAGE] = 1;
+	}
+
+	/* Where the file's pages are, once the background compactor is done */
+	zc_kcompactd_settle(10000);
 	len = (size_t)file_mb << 20;
 	n = len / ZC_PAGE;
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
@@ -240,18 +282,6 @@ int main(void)
 	}
 	qsort(pg, n, 2 * sizeof(*pg), by_pfn);
 	find_blocks(pg, n);
-
-	/* The rest of the node: anonymous memory, down to 12 MiB free */
-	anon_len = (size_t)total_kb * 1024;
-	anon = mmap(NULL, anon_len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (anon == MAP_FAILED)
-		ksft_exit_fail_msg("cannot map anonymous memory\n");
-	for (i = 0; i < anon_len / ZC_PAGE; i++) {
-		if (!(i % 256) && zc_node_meminfo(NODE, "MemFree") < 12 * 1024)
-			break;
-		anon[i * ZC_PAGE] = 1;
-	}
 
 	/* The holes, and a pin in every second block */
 	if (pipe(p) || fcntl(p[1], F_SETPIPE_SZ, 1 << 20) < 0)
@@ -279,19 +309,38 @@ int main(void)
 				ksft_exit_fail_msg("cannot splice into the pipe: %s\n",
 						   strerror(errno));
 			k->pin = k->start + 3;
+			k->pin_off = pg[2 * (base + 3) + 1];
 			k->slot = zc_slot(k->pin);
-			pinned++;
 		}
 	}
-	ksft_print_msg("%d blocks wholly of file pages, %d pinned\n", nblk, pinned);
+
+	/* Each pinned page where the layout says, or its block not judged */
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		ksft_exit_fail_msg("cannot map %s\n", PATH);
+	for (j = 0; j < nblk; j++) {
+		struct block *k = &blk[j];
+
+		if (!k->pin)
+			continue;
+		(void)*(volatile char *)(map + k->pin_off * ZC_PAGE);
+		if (zc_pfn(map + k->pin_off * ZC_PAGE) != k->pin) {
+			k->pin = 0;
+			moved++;
+			continue;
+		}
+		pinned++;
+	}
+	munmap(map, len);
+	ksft_print_msg("%d blocks wholly of file pages, %d pinned, %d pinned pages found moved\n",
+		       nblk, pinned, moved);
 	if (pinned < 8)
-		ksft_exit_fail_msg("too few blocks wholly of file pages (%d): cannot test\n", nblk);
+		ksft_exit_fail_msg("too few pinned blocks (%d of %d): cannot test\n",
+				   pinned, nblk);
 
 	zc_kcompactd_settle(10000);
 	/* Every compaction event, in a buffer big enough for all */
-	if (zc_write_file(ZC_TRACING "tracing_on", "0") ||
-	    zc_write_file(ZC_TRACING "buffer_size_kb", "16384") ||
-	    zc_write_file(ZC_TRACING "events/compaction/enable", "1") ||
+	if (zc_write_file(ZC_TRACING "events/compaction/enable", "1") ||
 	    zc_trace_clear() || zc_write_file(ZC_TRACING "tracing_on", "1"))
 		ksft_exit_fail_msg("cannot trace the compaction events\n");
 	huge0 = zc_node_hugepages(NODE, 0);
@@ -315,8 +364,8 @@ int main(void)
 		checked++;
 		again += blk[j].again;
 	}
-	ksft_print_msg("%ld pages failed to migrate, %ld isolations from pinned blocks\n",
-		       nr_failed, iso_pinned);
+	ksft_print_msg("%ld pages failed to migrate; isolations: %ld from pinned blocks, %ld from the file's other blocks, %ld elsewhere\n",
+		       nr_failed, iso_pinned, iso_file, iso_other);
 	ksft_print_msg("%ld huge pages; %d pinned blocks failed to empty, %d of them with a slot of their own: isolated from again %d times within %.0f s; %ld events lost\n",
 		       got,
 		       failed, checked, again, WINDOW, lost);
