@@ -1,6 +1,7 @@
 # Zone compaction: a kernel patch series, the harness that builds and
-# boots it, its guest tests and the seed's benchmark.  Every target is a
-# thin wrapper around one script in scripts/; see README.md.
+# boots it, its guest tests and the benchmarks.  Every target is a thin
+# wrapper around one script: the stages in scripts/, the benchmarks in
+# bench/; see README.md.
 
 VARIANTS := vanilla mainline ours debug cma ours-irqsoff mainline-irqsoff
 VARIANT ?= ours
@@ -34,15 +35,15 @@ test:
 
 run:
 ifeq ($(BENCH),thp)
-	@$(S)/thp-bench.sh
+	@bench/thp.sh
 else ifeq ($(BENCH),idle)
-	@$(S)/idle-bench.sh
+	@bench/idle.sh
 else
-	@$(S)/bench.sh
+	@bench/seed.sh
 endif
 
 irqsoff:
-	@$(S)/irqsoff.sh
+	@bench/irqsoff.sh
 
 shell:
 	@$(S)/build.sh $(VARIANT)

@@ -96,7 +96,7 @@ rm -f "$D/.runs"
 # summary.md: per kernel and proactiveness, every column the median
 # (min-max) over the complete runs; the steps' latency per step. Also
 # the plot's data: per kernel and proactiveness, "step median min max".
-awk -F, -v setup="$D/setup.txt" -v nodes="$nodes" -v dir="$D" "$MEDIAN_AWK"'
+awk -F, -v setup="$D/setup.txt" -v nodes="$nodes" -v dir="$D" "$STAT_AWK"'
 # Append the field @col of this row to the list of group @g
 function keep(g, col) { if ($col != "") v[g, col] = v[g, col] " " $col }
 FNR == 1 { next }

@@ -1,129 +1,168 @@
 #!/bin/sh
-# The benchmark's report: from results/<ts>/<kernel>-<run>.csv (the data
-# channel of each run) write runs.csv, steps.csv, summary.md and the PNG
-# plots and pageblock maps into the same directory.
-# usage: bench-report.sh DIR KERNEL...
+# The seed benchmark's report: from DIR/<kernel>-<n>.csv (untraced runs)
+# and DIR/<kernel>-t<n>.csv (traced runs), each a guest's data channel
+# (guest/bench.c), write runs.csv, steps.csv, attempts.csv, summary.md
+# and the PNG plots and pageblock maps into DIR. Every field is looked up
+# by name (the guest's "cols" lines, the CSVs' headers). Exit 3 when a
+# data file lacks a field the report needs.
+# usage: seed-report.sh DIR KERNEL...
 set -eu
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h|--help|"") sed -n '2,5p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help|"") sed -n '2,8p' "$0"; exit 0 ;; esac
 D=$1
 shift
 KERNELS="$*"
 
-# steps.csv: one row per step of every run. A counter the kernel does
-# not have is an empty field.
-COUNTERS="pgsteal_kswapd,pgsteal_direct,pgscan_kswapd,pgscan_direct,compact_stall,compact_fail,compact_success,pgmigrate_success,compact_migrate_scanned,compact_free_scanned,compact_deferred,compact_daemon_wake,compact_daemon_migrate_scanned,compact_daemon_free_scanned,pginodesteal,kswapd_inodesteal,slabs_scanned"
-# rows TYPE: the lines of that type of every run, their first field
-# replaced by the run's kernel and number
-rows() {
-	for f in "$D"/*-[0-9].csv; do
+# The data files: "<kernel> <run> <traced 0|1> <file>", untraced first
+runs() {
+	for f in "$D"/*-[0-9].csv "$D"/*-t[0-9].csv; do
 		[ -f "$f" ] || continue
 		b=$(basename "$f" .csv)
-		tr -d '\r' < "$f" | awk -F, -v t="$1" -v k="${b%-*}" -v r="${b##*-}" '$1 == t { $1 = ""; print k "," r substr($0, 1) }' OFS=,
+		r=${b##*-}
+		case "$r" in t*) echo "${b%-*} ${r#t} 1 $f" ;; *) echo "${b%-*} $r 0 $f" ;; esac
 	done
 }
-echo "kernel,run,step,requested,obtained,ms,$COUNTERS" > "$D/steps.csv"
-rows step >> "$D/steps.csv"
+runs > "$D/.files"
+
+# steps.csv: one row per step of the untraced runs, the guest's step
+# fields by name, a counter the kernel does not have an empty field
+first=$(awk '$3 == 0 { print $4; exit }' "$D/.files")
+[ -n "$first" ] || die "no untraced run in $D"
+tr -d '\r' < "$first" | awk -F, '$1 == "cols" && $2 == "step" { $1 = "kernel"; $2 = "run"; print; exit }' OFS=, > "$D/steps.csv"
+[ -s "$D/steps.csv" ] || { echo "$first: no cols,step line" >&2; exit 3; }
+while read -r k r tr f; do
+	[ "$tr" = 0 ] || continue
+	tr -d '\r' < "$f" | awk -F, -v k="$k" -v r="$r" '$1 == "step" { $1 = k "," r; print }' OFS=,
+done < "$D/.files" >> "$D/steps.csv"
 
 # runs.csv: one row per run. The allocation phase's sums come from the
-# steps; fill_* and whole_* from the counters at the start of the run,
+# steps, fill_* and whole_* from the counters at the start of the run,
 # the start of the allocation phase and the end (background work
-# included). An empty field: the kernel has no such counter.
-RUNCOLS="kernel,run,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,daemon_wakes,proactiveness,splat,complete,migrate_scanned,free_scanned,floor,moved_over_floor,inodesteal,slabs_scanned"
+# included); CPU times are ms. An empty field: the kernel has no such
+# counter or thread, or the run was not traced.
+RUNCOLS="kernel,run,traced,complete,splat,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,migrate_scanned,free_scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,kcompactd_ms_alloc,kcompactd_ms_whole,kswapd_ms_alloc,kswapd_ms_whole,proactiveness,floor,moved_over_floor,inodesteal,slabs_scanned,kcompactd_rounds,kcompactd_proactive_rounds,kcompactd_zone_runs,trace_lost"
 echo "$RUNCOLS" > "$D/runs.csv"
-for f in "$D"/*-[0-9].csv; do
-	[ -f "$f" ] || continue
-	b=$(basename "$f" .csv)
+while read -r k r tr f; do
 	splat=0
-	[ -s "$D/$b.splat" ] && splat=1
-	tr -d '\r' < "$f" | awk -F, -v k="${b%-*}" -v r="${b##*-}" -v splat=$splat '
-	# Sum of the fields given, or "" when one of them is missing
+	[ -s "${f%.csv}.splat" ] && splat=1
+	tr -d '\r' < "$f" | awk -F, -v k="$k" -v r="$r" -v tr="$tr" -v splat=$splat "$CSV_AWK"'
+	# Sum of two fields, "" when either is missing
 	function add(a, b) { return (a == "" || b == "") ? "" : a + b }
 	function acc(name, v) { if (!(name in sum)) sum[name] = 0; sum[name] = (sum[name] == "" || v == "") ? "" : sum[name] + v }
+	function ms(ticks) { return (ticks == "" || !m["clk_tck"]) ? "" : sprintf("%.0f", ticks * 1000 / m["clk_tck"]) }
+	function mv(x) { return x in m ? m[x] : "" }
+	$1 == "cols" { cols(); next }
 	$1 == "meta" { m[$2] = $3 }
-	$1 == "limit" { limit = $2; blocks = $3 }
-	$1 == "fill" { fmv = $9; fsc = add($10, $11) }
-	$1 == "whole" { wmv = $9; wsc = add($10, $11); wake = $13 }
+	$1 == "limit" { limit = t("limit", "limit"); blocks = t("limit", "pageblocks") }
+	$1 == "fill" { fmv = t("fill", "pgmigrate_success"); fsc = add(t("fill", "compact_migrate_scanned"), t("fill", "compact_free_scanned")) }
+	$1 == "whole" { wmv = t("whole", "pgmigrate_success"); wsc = add(t("whole", "compact_migrate_scanned"), t("whole", "compact_free_scanned")) }
+	$1 == "cpu" { kc[t("cpu", "phase")] = t("cpu", "kcompactd_ticks"); ks[t("cpu", "phase")] = t("cpu", "kswapd_ticks") }
 	$1 == "step" {
-		ms += $5
-		acc("rec", add($6, $7)); acc("stall", $10); acc("fail", $11); acc("succ", $12)
-		acc("mv", $13); acc("sc", add($14, $15)); acc("def", $16)
-		acc("msc", $14); acc("fsc", $15)
-		acc("ist", add($20, $21)); acc("slab", $22)
-		if (!failed && $4 < $3) { failed = 1; tff = ms }
-		last = $4
+		steps++
+		req = t("step", "requested"); got = t("step", "obtained")
+		tms += t("step", "ms")
+		acc("rec", add(t("step", "pgsteal_kswapd"), t("step", "pgsteal_direct")))
+		acc("stall", t("step", "compact_stall")); acc("fail", t("step", "compact_fail"))
+		acc("succ", t("step", "compact_success")); acc("mv", t("step", "pgmigrate_success"))
+		acc("msc", t("step", "compact_migrate_scanned")); acc("fsc", t("step", "compact_free_scanned"))
+		acc("def", t("step", "compact_deferred"))
+		acc("ist", add(t("step", "pginodesteal"), t("step", "kswapd_inodesteal")))
+		acc("slab", t("step", "slabs_scanned"))
+		if (!failed && got < req) { failed = 1; tff = tms }
+		last = got
 	}
 	$1 == "done" { done = 1 }
 	END {
-		# time_to_fail_s is empty when no step fell short, pct_limit when
-		# the limit could not be read
-		printf "%s,%s,%d,%d,%d,%d,%d,%.1f,%s,%d,%s,%.2f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s\n",
-			k, r, m["mem_kb"], limit, blocks, m["prefree"], last,
+	if (_BAD) exit 3
+		sc = add(sum["msc"], sum["fsc"])
+		printf "%s,%s,%d,%d,%d,%s,%d,%d,%d,%d,%.1f,%s,%s,%s,%.2f", k, r, tr, done, splat,
+			mv("mem_kb"), limit, blocks, mv("prefree"), last,
 			m["mem_kb"] ? last * 2048 * 100 / m["mem_kb"] : 0,
-			(limit > 0 ? sprintf("%.1f", last * 100 / limit) : ""), m["first_fail"],
-			failed ? sprintf("%.2f", tff / 1000) : "", ms / 1000,
-			sum["rec"], sum["stall"], sum["def"], sum["succ"], sum["fail"], sum["mv"], sum["sc"],
-			(sum["sc"] == "" || !last) ? "" : sprintf("%.0f", sum["sc"] / last),
-			fmv, fsc, wmv, wsc, wake, m["proactiveness"] < 0 ? "" : m["proactiveness"], splat, done,
-			sum["msc"], sum["fsc"], m["floor"],
+			(limit > 0 ? sprintf("%.1f", last * 100 / limit) : ""), mv("first_fail"),
+			failed ? sprintf("%.2f", tff / 1000) : "", tms / 1000
+		printf ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s", sum["rec"], sum["stall"], sum["def"], sum["succ"], sum["fail"],
+			sum["mv"], sc, sum["msc"], sum["fsc"], (sc == "" || !last) ? "" : sprintf("%.0f", sc / last)
+		printf ",%s,%s,%s,%s,%s,%s,%s,%s", fmv, fsc, wmv, wsc, ms(kc["alloc"]), ms(kc["whole"]), ms(ks["alloc"]), ms(ks["whole"])
+		printf ",%s,%s,%s,%s,%s", (mv("proactiveness") < 0 ? "" : mv("proactiveness")), mv("floor"),
 			(m["floor"] > 0 && sum["mv"] != "") ? sprintf("%.2f", sum["mv"] / m["floor"]) : "",
 			sum["ist"], sum["slab"]
+		printf ",%s,%s,%s,%s\n", mv("kcompactd_rounds"), mv("kcompactd_proactive_rounds"),
+			mv("kcompactd_zone_runs"), mv("trace_lost")
 	}' >> "$D/runs.csv"
-done
+done < "$D/.files"
 
-# summary.md: every column as median (min-max) over the complete runs
-awk -F, -v kernels="$KERNELS" -v setup="$D/setup.txt" '
-function stat(k, col,   n, i, j, t, a, na) {
-	n = 0; na = 0
-	for (i = 1; i <= nr; i++) {
-		if (row[i, 1] != k || !row[i, 28]) continue
-		if (row[i, col] == "") { na++; continue }
-		a[++n] = row[i, col] + 0
+# attempts.csv: every direct compaction of the traced runs' allocation
+# phases (guest/bench.c, "attempt" lines)
+echo "kernel,run,us,migrate_scanned,free_scanned,zones,order,status" > "$D/attempts.csv"
+while read -r k r tr f; do
+	[ "$tr" = 1 ] || continue
+	tr -d '\r' < "$f" | awk -F, -v k="$k" -v r="$r" "$CSV_AWK"'
+	$1 == "cols" { cols(); next }
+	$1 == "attempt" { print k "," r "," t("attempt", "us") "," t("attempt", "migrate_scanned") "," t("attempt", "free_scanned") "," t("attempt", "zones") "," t("attempt", "order") "," t("attempt", "status") }'
+done < "$D/.files" >> "$D/attempts.csv"
+
+# summary.md: the untraced runs, every column median (min-max) over the
+# complete ones; the first complete untraced run of each kernel for the
+# per-step tables and plots
+awk -F, -v kernels="$KERNELS" -v setup="$D/setup.txt" "$CSV_AWK$STAT_AWK"'
+# The values of column "name" of kernel k, complete untraced runs
+function vals(k, name,   i, l) {
+	l = ""
+	for (i = 1; i <= nr; i++)
+		if (R[i, "kernel"] == k && R[i, "complete"] && !R[i, "traced"] && R[i, name] != "")
+			l = l " " R[i, name]
+	return l
+}
+function cell(k, name, fmt) { return mmm(vals(k, name), fmt) }
+FNR == 1 { header(); next }
+{
+	nr++
+	for (n in COL) R[nr, n] = $COL[n]
+	if (!c("traced")) {
+		all[c("kernel")]++
+		if (c("complete")) { runs[c("kernel")]++; every[c("kernel")] = every[c("kernel")] " " c("final") }
+		else every[c("kernel")] = every[c("kernel")] " (" c("run") ": incomplete)"
+		if (c("splat")) splats[c("kernel")]++
 	}
-	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-	cnt = n; lo = a[1]; hi = a[n]
-	med = n ? (n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2) : ""
-	return n
 }
-# "median (min-max)" with fmt, or "-" when the kernel has no such counter
-function cell(k, col, fmt) {
-	if (!stat(k, col)) return "-"
-	if (lo == hi) return sprintf(fmt, med)
-	return sprintf(fmt " (" fmt "-" fmt ")", med, lo, hi)
-}
-FNR == 1 { next }
-FILENAME ~ /runs.csv$/ { nr++; for (i = 1; i <= NF; i++) row[nr, i] = $i; if (row[nr, 28]) runs[$1]++; if ($27) splats[$1]++; next }
-{ srow[++ns] = $0 }
 END {
+	if (_BAD) exit 3
 	nk = split(kernels, K, " ")
 	while ((getline l < setup) > 0) print "    " l
 	print ""
-	print "| kernel | runs | huge pages | % of RAM | % of limit | free huge pages at start | allocation time (s) | pages reclaimed | attempts | deferred | successes | failures | pages moved | pfns scanned per huge page | migration scanner pfns | free scanner pfns | whole run: pages moved | whole run: pfns scanned | kcompactd wakeups | runs with a kernel splat |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	print "Untraced runs: every time, count and counter below comes from runs with no tracing."
+	print ""
+	print "| kernel | complete runs | huge pages | every run | % of RAM | % of LRU+free limit | free huge pages at start | allocation time (s) | pages reclaimed | attempts | deferred | successes | failures | pages moved | pfns scanned per huge page | migration scanner pfns | free scanner pfns | whole run: pages moved | whole run: pfns scanned | kcompactd CPU ms, allocation | kcompactd CPU ms, whole run | runs with a kernel splat |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (x = 1; x <= nk; x++) {
 		k = K[x]
-		stat(k, 7); final[k] = med
-		printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", k, runs[k],
-			cell(k, 7, "%d"), cell(k, 8, "%.1f"), cell(k, 9, "%.1f"), cell(k, 6, "%d"),
-			cell(k, 12, "%.2f"), cell(k, 13, "%d"), cell(k, 14, "%d"), cell(k, 15, "%d"),
-			cell(k, 16, "%d"), cell(k, 17, "%d"), cell(k, 18, "%d"), cell(k, 20, "%d"),
-			cell(k, 29, "%d"), cell(k, 30, "%d"),
-			cell(k, 23, "%d"), cell(k, 24, "%d"), cell(k, 25, "%d"), splats[k]
+		printf "| %s | %d of %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", k, runs[k], all[k],
+			cell(k, "final", "%d"), substr(every[k], 2), cell(k, "pct_ram", "%.1f"), cell(k, "pct_limit", "%.1f"),
+			cell(k, "prefree", "%d"), cell(k, "alloc_s", "%.2f"), cell(k, "reclaimed", "%d"),
+			cell(k, "attempts", "%d"), cell(k, "deferred", "%d"), cell(k, "successes", "%d"),
+			cell(k, "failures", "%d"), cell(k, "moved", "%d"), cell(k, "scanned_per_hp", "%d"),
+			cell(k, "migrate_scanned", "%d"), cell(k, "free_scanned", "%d"),
+			cell(k, "whole_moved", "%d"), cell(k, "whole_scanned", "%d"),
+			cell(k, "kcompactd_ms_alloc", "%d"), cell(k, "kcompactd_ms_whole", "%d"), splats[k]
 	}
 	print ""
-	print "Medians over the complete runs, (min-max) where the runs differ; \"-\": the kernel has no such counter."
-	print "Allocation phase: the nr_hugepages steps; whole run: from the start of the fill to the end, kcompactd and"
-	print "proactive compaction included. % of limit: each run'\''s huge pages over its own limit. attempts (compact_stall):"
-	print "allocations that entered direct compaction and were not skipped; successes and failures split them by whether"
-	print "the allocation then got its page; deferred (compact_deferred, ours only): attempts that found compaction paused. pfns scanned:"
-	print "compact_migrate_scanned + compact_free_scanned in the allocation phase, both kernels in the same units (a free block"
-	print "or a compound page passed over once, an isolated free block as its pages, every other pfn once per look; ours also"
-	print "counts its check that a block can be freed before it empties it), and each scanner'\''s share in the next two columns."
+	print "Medians over the complete untraced runs, (min-max) where the runs differ; every run: each run'\''s huge pages,"
+	print "in run order; \"-\": the kernel has no such counter or thread. Allocation phase: the nr_hugepages steps; whole"
+	print "run: from the start of the fill to the end, kcompactd and proactive compaction included. attempts"
+	print "(compact_stall): allocations that entered direct compaction and were not skipped; successes and failures split"
+	print "them by whether the allocation then got its page; deferred (compact_deferred, ours only): attempts that found"
+	print "compaction paused. pfns scanned: compact_migrate_scanned + compact_free_scanned in the allocation phase, both"
+	print "kernels in the same units (a free block or a compound page passed over once, an isolated free block as its pages,"
+	print "every other pfn once per look; ours also counts its check that a block can be freed before it empties it), and"
+	print "each scanner'\''s share in the next two columns. kcompactd CPU ms: utime + stime of every kcompactd thread, all its"
+	print "work (asked-for rounds and proactive ones) on both kernels."
 	print ""
-	print "Limit: pageblocks whose every page was free or on the LRU just before the allocation phase (/proc/kpageflags):"
+	print "LRU+free limit: pageblocks whose every page was free or on the LRU just before the allocation phase"
+	print "(/proc/kpageflags). It is not a physical limit: pages the kernel holds without a flag count as free, and"
+	print "reclaimable slab and mlocked pages as neither, so shrinkers can take a kernel past it (over 100% is shown as it is)."
 	for (x = 1; x <= nk; x++) {
 		k = K[x]
-		printf "- %s: %s of %s pageblocks\n", k, cell(k, 4, "%d"), cell(k, 5, "%d")
+		printf "- %s: %s of %s pageblocks\n", k, cell(k, "limit", "%d"), cell(k, "pageblocks", "%d")
 	}
 	print ""
 	print "Cost floor: the pages a perfect compactor would have moved, without reclaim, for the huge pages the kernel got:"
@@ -136,21 +175,39 @@ END {
 	print "|---|---|---|---|---|---|---|---|"
 	for (x = 1; x <= nk; x++) {
 		k = K[x]
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", k, cell(k, 7, "%d"), cell(k, 31, "%d"),
-			cell(k, 18, "%d"), cell(k, 32, "%.2f"), cell(k, 13, "%d"), cell(k, 33, "%d"), cell(k, 34, "%d")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", k, cell(k, "final", "%d"), cell(k, "floor", "%d"),
+			cell(k, "moved", "%d"), cell(k, "moved_over_floor", "%.2f"), cell(k, "reclaimed", "%d"),
+			cell(k, "inodesteal", "%d"), cell(k, "slabs_scanned", "%d")
 	}
-	# Reclaim needed to reach mainline'\''s final count, run 1 of each kernel
-	if (("mainline" in final) && final["mainline"] > 0) {
+}' "$D/runs.csv" > "$D/summary.md"
+
+# The first complete untraced run of each kernel: "kernel run"
+awk -F, "$CSV_AWK"'NR == 1 { header(); next }
+	!c("traced") && c("complete") && !(c("kernel") in seen) { seen[c("kernel")] = 1; print c("kernel"), c("run") }' "$D/runs.csv" > "$D/.first"
+first_run() { awk -v k="$1" '$1 == k { print $2 }' "$D/.first"; }
+
+# Per-step tables of each kernel's first complete run, and the reclaim
+# it needed to reach mainline's median count
+awk -F, -v kernels="$KERNELS" -v firsts="$D/.first" "$CSV_AWK$STAT_AWK"'
+FNR == 1 { header(); next }
+FILENAME ~ /runs.csv$/ { if (!c("traced") && c("complete")) fin[c("kernel")] = fin[c("kernel")] " " c("final"); next }
+{ ns++; for (n in COL) S[ns, n] = $COL[n] }
+END {
+	if (_BAD) exit 3
+	while ((getline l < firsts) > 0) { split(l, a, " "); fr[a[1]] = a[2] }
+	nk = split(kernels, K, " ")
+	if (mstat(fin["mainline"]) && MED > 0) {
+		target = MED
 		print ""
-		print "Pages reclaimed (run 1) until the kernel had mainline'\''s median final count (" final["mainline"] "):"
+		print "Pages reclaimed (first complete run) until the kernel had mainline'\''s median count (" target "):"
 		print ""
 		for (x = 1; x <= nk; x++) {
 			k = K[x]; cum = 0; reached = ""
+			if (!(k in fr)) { printf "- %s: no complete run\n", k; continue }
 			for (i = 1; i <= ns; i++) {
-				split(srow[i], s, ",")
-				if (s[1] != k || s[2] != 1) continue
-				cum += s[7] + s[8]
-				if (s[5] >= final["mainline"]) { reached = cum; break }
+				if (S[i, "kernel"] != k || S[i, "run"] != fr[k]) continue
+				cum += S[i, "pgsteal_kswapd"] + S[i, "pgsteal_direct"]
+				if (S[i, "obtained"] >= target) { reached = cum; break }
 			}
 			printf "- %s: %s\n", k, reached == "" ? "never reached" : reached
 		}
@@ -158,94 +215,112 @@ END {
 	for (x = 1; x <= nk; x++) {
 		k = K[x]
 		print ""
-		print "### " k ", run 1"
+		if (!(k in fr)) { print "### " k ": no complete untraced run"; continue }
+		print "### " k ", run " fr[k] " (untraced)"
 		print ""
 		print "| step | requested | obtained | time (ms) | reclaimed | attempts | successes | moved | scanned |"
 		print "|---|---|---|---|---|---|---|---|---|"
 		for (i = 1; i <= ns; i++) {
-			split(srow[i], s, ",")
-			if (s[1] != k || s[2] != 1) continue
-			printf "| %d | %d | %d | %d | %d | %s | %s | %s | %s |\n", s[3], s[4], s[5], s[6],
-				s[7] + s[8], s[11] == "" ? "-" : s[11], s[13] == "" ? "-" : s[13],
-				s[14] == "" ? "-" : s[14], (s[15] == "" || s[16] == "") ? "-" : s[15] + s[16]
+			if (S[i, "kernel"] != k || S[i, "run"] != fr[k]) continue
+			printf "| %d | %d | %d | %d | %d | %s | %s | %s | %s |\n", S[i, "n"], S[i, "requested"], S[i, "obtained"], S[i, "ms"],
+				S[i, "pgsteal_kswapd"] + S[i, "pgsteal_direct"],
+				S[i, "compact_stall"] == "" ? "-" : S[i, "compact_stall"],
+				S[i, "compact_success"] == "" ? "-" : S[i, "compact_success"],
+				S[i, "pgmigrate_success"] == "" ? "-" : S[i, "pgmigrate_success"],
+				(S[i, "compact_migrate_scanned"] == "" || S[i, "compact_free_scanned"] == "") ? "-" : S[i, "compact_migrate_scanned"] + S[i, "compact_free_scanned"]
 		}
 	}
-}' "$D/runs.csv" "$D/steps.csv" > "$D/summary.md"
+}' "$D/runs.csv" "$D/steps.csv" >> "$D/summary.md"
 
-# attempts.csv: every direct compaction of every run's allocation phase,
-# from the compaction tracepoints (guest/bench.c, "attempt" lines)
-echo "kernel,run,us,migrate_scanned,free_scanned,zones,order,status" > "$D/attempts.csv"
-rows attempt >> "$D/attempts.csv"
-# Per kernel, over the attempts of all its runs that compacted a zone:
-# p50, p99 and max of the time and of the pfns both scanners visited
-pct() { # file column: "p50 p99 max" of the numbers in that column
-	sort -n -t, -k"$2","$2" "$1" | awk -F, -v c="$2" '{ v[NR] = $c }
-		END { if (!NR) { print "- - -"; exit }
-		      i50 = int((NR - 1) * 0.50) + 1; i99 = int((NR - 1) * 0.99) + 1
-		      print v[i50], v[i99], v[NR] }'
-}
+# The traced runs: per-attempt latency and scanning, kcompactd's rounds,
+# and what tracing added to the allocation time
 {
 	echo
-	echo "### Direct compaction attempts of the allocation phase (compaction tracepoints, all runs)"
+	echo "### Traced runs: direct compaction attempts and kcompactd rounds of the allocation phase"
 	echo
-	echo "| kernel | attempts | that compacted a zone | time p50 (ms) | p99 | max | pfns scanned p50 | p99 | max | events lost |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
+	echo "| kernel | traced runs | allocation time traced (s) | untraced (s) | tracing added | attempts | that compacted a zone | time p50 (ms) | p99 | max | pfns scanned p50 | p99 | max | kcompactd rounds asked for | proactive rounds | kcompactd zone runs | events lost |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for k in $KERNELS; do
-		all=$(awk -F, -v k="$k" '$1 == k' "$D/attempts.csv" | wc -l)
-		lost=$(for f in "$D/$k"-[0-9].csv; do tr -d '\r' < "$f" | awk -F, '$1 == "meta" && $2 == "trace_lost" { print $3 }'; done |
-			awk '{ s += $1; n++ } END { print n ? s : "-" }')
-		if [ "$all" -eq 0 ]; then
-			echo "| $k | - | - | - | - | - | - | - | - | $lost |"
-			continue
-		fi
-		awk -F, -v k="$k" '$1 == k && $6 > 0 { print $3 / 1000 "," $4 + $5 }' "$D/attempts.csv" > "$D/.$k.att"
-		n=$(wc -l < "$D/.$k.att")
-		set -- $(pct "$D/.$k.att" 1) $(pct "$D/.$k.att" 2)
-		printf '| %s | %d | %d | %s | %s | %s | %s | %s | %s | %s |\n' "$k" "$all" "$n" \
-			"$(printf %.2f "$1")" "$(printf %.2f "$2")" "$(printf %.2f "$3")" "$4" "$5" "$6" "$lost"
+		cells=$(awk -F, -v k="$k" "$CSV_AWK$STAT_AWK"'NR == 1 { header(); next }
+			c("kernel") != k || !c("complete") { next }
+			c("traced") { n++; tt = tt " " c("alloc_s"); kr = kr " " c("kcompactd_rounds"); pr = pr " " c("kcompactd_proactive_rounds")
+				     zr = zr " " c("kcompactd_zone_runs"); lost += c("trace_lost") }
+			!c("traced") { ut = ut " " c("alloc_s") }
+			END {
+	if (_BAD) exit 3
+				if (!n) exit
+				a = mstat(tt) ? MED : 0; b = mstat(ut) ? MED : 0
+				printf "%d|%s|%s|%s|%s|%s|%s|%d\n", n, mmm(tt, "%.2f"), mmm(ut, "%.2f"),
+					(b > 0 ? sprintf("%+.0f%%", (a - b) * 100 / b) : "-"),
+					mmm(kr, "%d"), mmm(pr, "%d"), mmm(zr, "%d"), lost
+			}' "$D/runs.csv")
+		[ -n "$cells" ] || continue
+		IFS='|' read -r n tt ut added kr pr zr lost <<EOF
+$cells
+EOF
+		all=$(awk -F, -v k="$k" 'NR > 1 && $1 == k' "$D/attempts.csv" | wc -l)
+		awk -F, -v k="$k" "$CSV_AWK"'NR == 1 { header(); next }
+			c("kernel") == k && c("zones") > 0 { print c("us") / 1000 "," c("migrate_scanned") + c("free_scanned") }' \
+			"$D/attempts.csv" > "$D/.$k.att"
+		z=$(wc -l < "$D/.$k.att")
+		set -- $(cut -d, -f1 "$D/.$k.att" | percentiles) $(cut -d, -f2 "$D/.$k.att" | percentiles)
+		p1=$1; p2=$2; p3=$3
+		[ "$p1" = - ] || { p1=$(printf %.2f "$1"); p2=$(printf %.2f "$2"); p3=$(printf %.2f "$3"); }
+		echo "| $k | $n | $tt | $ut | $added | $all | $z | $p1 | $p2 | $p3 | $4 | $5 | $6 | $kr | $pr | $zr | $lost |"
 	done
 	echo
+	echo "Traced runs are extra runs with the compaction tracepoints on in the allocation phase; they feed only this"
+	echo "table, and their time is set beside the untraced median (tracing added: traced over untraced, medians)."
 	echo "An attempt is one try_to_compact_pages(): from its event to the last compaction event of the same task"
 	echo "before its next attempt; pfns scanned are the nr_scanned of its isolate events (both scanners, the units of"
-	echo "the counters). Attempts whose every zone was deferred or skipped are counted but not in the percentiles."
-	echo "Tracing slows both kernels alike per event; ours emits more events (more scanner steps)."
+	echo "the counters). Attempts whose every zone was deferred or skipped are counted but not in the percentiles"
+	echo "(nearest rank, as every percentile of these reports). kcompactd rounds asked for: its"
+	echo "mm_compaction_kcompactd_wake events for an order, counted the same way on both kernels; proactive rounds: ours"
+	echo "emits that event with order -1 for them, 6.1 emits none; kcompactd zone runs: mm_compaction_begin events of"
+	echo "the kcompactd threads, asked-for and proactive alike, on both kernels."
 } >> "$D/summary.md"
 
-command -v gnuplot >/dev/null || { say "no gnuplot: skipping the plots"; rm -f "$D"/.*.att; exit 0; }
+command -v gnuplot >/dev/null || { say "no gnuplot: skipping the plots"; rm -f "$D"/.*.att "$D/.files" "$D/.first"; exit 0; }
 
-# Plots of run 1 of each kernel
+# Plots of each kernel's first complete untraced run
+plotted=""
 for k in $KERNELS; do
-	awk -F, -v k="$k" 'NR > 1 && $1 == k && $2 == 1' "$D/steps.csv" > "$D/.$k.dat"
+	r=$(first_run "$k")
+	[ -n "$r" ] || { say "report: $k has no complete untraced run to plot"; continue; }
+	plotted="$plotted $k"
+	awk -F, -v k="$k" -v r="$r" "$CSV_AWK"'NR == 1 { header(); next }
+		c("kernel") == k && c("run") == r { print c("n") "," c("requested") "," c("obtained") "," c("ms") "," c("pgsteal_kswapd") + c("pgsteal_direct") }' \
+		"$D/steps.csv" > "$D/.$k.dat"
 done
 gp() { gnuplot -e "$1" 2>&1 | grep -v '^$' >&2 || true; }
 series() { # using-spec
 	c=""
-	for k in $KERNELS; do c="$c${c:+, }'$D/.$k.dat' using $1 with linespoints title '$k'"; done
+	for k in $plotted; do c="$c${c:+, }'$D/.$k.dat' using $1 with linespoints title '$k'"; done
 	echo "$c"
 }
 common="set terminal png size 900,560; set datafile separator ','; set key top left; set grid;"
-gp "$common set output '$D/hugepages.png'; set title 'Huge pages obtained vs requested'; set xlabel 'requested'; set ylabel 'obtained'; plot $(series '4:5'), x title 'requested' dashtype 2"
-cumul="set output '$D/reclaim.png'; set title 'Cumulative pages reclaimed (pgsteal kswapd + direct)'; set xlabel 'step'; set ylabel 'pages';"
-c=""
-for k in $KERNELS; do
-	awk -F, '{ s += $7 + $8; print $3 "," s }' "$D/.$k.dat" > "$D/.$k.cum"
-	c="$c${c:+, }'$D/.$k.cum' using 1:2 with linespoints title '$k'"
-done
-gp "$common $cumul plot $c"
-gp "$common set output '$D/step-time.png'; set title 'Time of each step'; set xlabel 'step'; set ylabel 'ms'; set logscale y; plot $(series '3:($6 > 0 ? $6 : 1)')"
-# latency.png: the distribution of the direct compaction attempts' times
+if [ -n "$plotted" ]; then
+	gp "$common set output '$D/hugepages.png'; set title 'Huge pages obtained vs requested (first complete run)'; set xlabel 'requested'; set ylabel 'obtained'; plot $(series '2:3'), x title 'requested' dashtype 2"
+	c=""
+	for k in $plotted; do
+		awk -F, '{ s += $5; print $1 "," s }' "$D/.$k.dat" > "$D/.$k.cum"
+		c="$c${c:+, }'$D/.$k.cum' using 1:2 with linespoints title '$k'"
+	done
+	gp "$common set output '$D/reclaim.png'; set title 'Cumulative pages reclaimed (pgsteal kswapd + direct)'; set xlabel 'step'; set ylabel 'pages'; plot $c"
+	gp "$common set output '$D/step-time.png'; set title 'Time of each step (untraced)'; set xlabel 'step'; set ylabel 'ms'; set logscale y; plot $(series '1:($4 > 0 ? $4 : 1)')"
+fi
+# latency.png: the distribution of the traced runs' attempts' times
 c=""
 for k in $KERNELS; do
 	[ -s "$D/.$k.att" ] || continue
-	sort -n -t, -k1,1 "$D/.$k.att" | awk -F, '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i] "," i / NR }' > "$D/.$k.cdf"
+	sort -g -t, -k1,1 "$D/.$k.att" | awk -F, '{ v[NR] = $1 } END { for (i = 1; i <= NR; i++) print v[i] "," i / NR }' > "$D/.$k.cdf"
 	c="$c${c:+, }'$D/.$k.cdf' using 1:2 with lines lw 2 title '$k'"
 done
-[ -z "$c" ] || gp "$common set output '$D/latency.png'; set title 'Direct compaction attempts of the allocation phase: time (all runs)'; set xlabel 'ms per attempt'; set ylabel 'fraction of attempts'; set logscale x; set key bottom right; plot $c"
+[ -z "$c" ] || gp "$common set output '$D/latency.png'; set title 'Direct compaction attempts of the allocation phase: time (traced runs)'; set xlabel 'ms per attempt'; set ylabel 'fraction of attempts'; set logscale x; set key bottom right; plot $c"
 
-# Pageblock maps: one cell per pageblock, 64 to a row
-for k in $KERNELS; do
-	f="$D/$k-1.csv"
-	[ -f "$f" ] || continue
+# Pageblock maps of the first complete run: one cell per pageblock, 64 to a row
+for k in $plotted; do
+	f="$D/$k-$(first_run "$k").csv"
 	for when in before after; do
 		tr -d '\r' < "$f" | awk -F, -v w="$when" '$1 == "map" && $2 == w {
 			code["."] = 0; code["F"] = 1; code["H"] = 2; code["M"] = 3; code["S"] = 4; code["U"] = 5; code["R"] = 6
@@ -264,5 +339,5 @@ for k in $KERNELS; do
 		set title 'after allocation'; plot '$D/.$k-after.map' matrix with image;
 		unset multiplot"
 done
-rm -f "$D"/.*.dat "$D"/.*.cum "$D"/.*.map "$D"/.*.att "$D"/.*.cdf
+rm -f "$D"/.*.dat "$D"/.*.cum "$D"/.*.map "$D"/.*.att "$D"/.*.cdf "$D/.files" "$D/.first"
 say "report: $D/summary.md, runs.csv, steps.csv, $(ls "$D"/*.png 2>/dev/null | wc -l) plots"

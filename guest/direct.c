@@ -283,7 +283,7 @@ static void test_gate(void)
 	proactive = zc_read_long(ZC_PROACTIVENESS);
 	if (proactive > 0)
 		err |= zc_write_long(ZC_PROACTIVENESS, 0);
-	zc_kcompactd_settle(10000);
+	zc_kcompactd_quiet(10000, "the direct compactions");
 	avail = free_huge();
 	err |= zc_write_long(THRESHOLD, 1000);
 	read_counters(&c0);

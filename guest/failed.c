@@ -263,7 +263,7 @@ int main(void)
 	}
 
 	/* Where the file's pages are, once the background compactor is done */
-	zc_kcompactd_settle(10000);
+	zc_kcompactd_quiet(10000, "where the file's pages are");
 	len = (size_t)file_mb << 20;
 	n = len / ZC_PAGE;
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
@@ -338,7 +338,7 @@ int main(void)
 		ksft_exit_fail_msg("too few pinned blocks (%d of %d): cannot test\n",
 				   pinned, nblk);
 
-	zc_kcompactd_settle(10000);
+	zc_kcompactd_quiet(10000, "the compactions of the pinned blocks");
 	/* Every compaction event, in a buffer big enough for all */
 	if (zc_write_file(ZC_TRACING "events/compaction/enable", "1") ||
 	    zc_trace_clear() || zc_write_file(ZC_TRACING "tracing_on", "1"))

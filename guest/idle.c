@@ -64,36 +64,10 @@ struct snap {
 
 static int nodes[MAX_NODES], nr_nodes;
 
-/*
- * CPU time, utime + stime in clock ticks, of the kernel threads
- * @name<nid> of the nodes with memory, summed; -1 when none of them
- * exists (a kernel without that thread). *@count, if not NULL, gets how
- * many there are.
- */
-static long kthread_ticks(const char *name, int *count)
-{
-	struct zc_task t;
-	char comm[32];
-	long ticks = 0;
-	int i, pid, n = 0;
-
-	for (i = 0; i < nr_nodes; i++) {
-		snprintf(comm, sizeof(comm), "%s%d", name, nodes[i]);
-		pid = zc_kthread_pid(comm, NULL);
-		if (pid < 0 || zc_task_stat(pid, &t))
-			continue;
-		ticks += t.ticks;
-		n++;
-	}
-	if (count)
-		*count = n;
-	return n ? ticks : -1;
-}
-
 static void snap_take(struct snap *s)
 {
-	s->kcompactd = kthread_ticks("kcompactd", NULL);
-	s->kswapd = kthread_ticks("kswapd", NULL);
+	s->kcompactd = zc_kthread_ticks("kcompactd", NULL);
+	s->kswapd = zc_kthread_ticks("kswapd", NULL);
 	zc_vmstats(counters, s->c, NR_COUNTERS);
 }
 
@@ -233,8 +207,8 @@ int main(int argc, char **argv)
 				MAX_NODES);
 	if (nr_nodes <= 0)
 		ksft_exit_fail_msg("cannot read the nodes with memory\n");
-	kthread_ticks("kcompactd", &nkc);
-	kthread_ticks("kswapd", &nksw);
+	zc_kthread_ticks("kcompactd", &nkc);
+	zc_kthread_ticks("kswapd", &nksw);
 	fprintf(out, "meta,kcompactd_threads,%d\nmeta,kswapd_threads,%d\n",
 		nkc, nksw);
 	snap_take(&start);

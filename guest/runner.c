@@ -5,9 +5,17 @@
  * timeout that kills the whole group, so that a child left behind can
  * neither hold the output pipe open nor outlive its test.
  *
+ * Every program gets the guest as the one before found it: the settings
+ * of settings[] are read before the program starts and again after it
+ * and its group are gone; one that differs is written back and reported
+ * ("# runner: left changed: ..."), and the program fails: a test that
+ * changes a sysctl, a THP mode or the trace buffer must restore it,
+ * or the programs after it would run on its leftovers.
+ *
  * usage: runner SECONDS PROGRAM
  * Exit status: the program's, 128 + signal when a signal ended it, 124
- * when it ran out of time.
+ * when it ran out of time, ZC_EXIT_DRIFT when it exited 0 or skipped (4)
+ * but left a setting changed.
  */
 #include <errno.h>
 #include <poll.h>
@@ -21,6 +29,100 @@
 
 /* After the program ended, how long its output may still take to drain */
 #define DRAIN_MS	2000
+
+/* A program that passed or skipped but left a setting changed */
+#define ZC_EXIT_DRIFT	90
+
+#define TRACING "/sys/kernel/debug/tracing/"
+#define THP	"/sys/kernel/mm/transparent_hugepage/"
+
+/*
+ * What the suite's programs change, and the programs after them would
+ * see: the compactor's and reclaim's sysctls, huge pages, THP's modes,
+ * the trace buffer and the compaction events. A file a kernel does not
+ * have is left out (read fails before and after).
+ */
+static const char * const settings[] = {
+	"/proc/sys/vm/compaction_proactiveness",
+	"/proc/sys/vm/compact_unevictable_allowed",
+	"/proc/sys/vm/extfrag_threshold",
+	"/proc/sys/vm/min_free_kbytes",
+	"/proc/sys/vm/watermark_scale_factor",
+	"/proc/sys/vm/watermark_boost_factor",
+	"/proc/sys/vm/nr_hugepages",
+	"/proc/sys/vm/overcommit_memory",
+	"/proc/sys/vm/zone_reclaim_mode",
+	THP "enabled",
+	THP "defrag",
+	THP "khugepaged/defrag",
+	TRACING "tracing_on",
+	TRACING "current_tracer",
+	TRACING "buffer_size_kb",
+	TRACING "tracing_thresh",
+	TRACING "events/compaction/enable",
+	TRACING "events/vmscan/enable",
+};
+#define NR_SETTINGS (sizeof(settings) / sizeof(settings[0]))
+
+/*
+ * The value of a setting as it is written back: a THP mode's selected
+ * word ("always [madvise] never" is "madvise"), otherwise the first
+ * word ("7 (expanded: 1408)" is "7"). Empty when it cannot be read.
+ */
+static void setting_read(const char *path, char *val, size_t size)
+{
+	char buf[256], *p, *e;
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	val[0] = '\0';
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strchr(buf, '[');
+	if (p && (e = strchr(p, ']'))) {
+		p++;
+		*e = '\0';
+	} else {
+		p = buf + strspn(buf, " \t\n");
+		p[strcspn(p, " \t\n")] = '\0';
+	}
+	snprintf(val, size, "%s", p);
+}
+
+static int setting_write(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(val, f) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+static char before[NR_SETTINGS][64];
+
+/* Restore what the program left changed; how many settings were */
+static int settings_restore(const char *prog)
+{
+	char now[64];
+	unsigned int i;
+	int drift = 0;
+
+	for (i = 0; i < NR_SETTINGS; i++) {
+		setting_read(settings[i], now, sizeof(now));
+		if (!strcmp(now, before[i]))
+			continue;
+		drift++;
+		printf("    # runner: left changed: %s was '%s', %s left '%s'; %s\n",
+		       settings[i], before[i], prog, now,
+		       setting_write(settings[i], before[i]) ? "cannot write it back" : "written back");
+	}
+	return drift;
+}
 
 static char line[4096];
 static size_t len;
@@ -78,6 +180,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: runner SECONDS PROGRAM\n");
 		return 2;
 	}
+	for (rc = 0; rc < (int)NR_SETTINGS; rc++)
+		setting_read(settings[rc], before[rc], sizeof(before[rc]));
 	if (pipe(fds))
 		return 2;
 	pid = fork();
@@ -136,6 +240,8 @@ int main(int argc, char **argv)
 	} else {
 		rc = WEXITSTATUS(status);
 	}
+	if (settings_restore(argv[2]) && (rc == 0 || rc == 4))
+		rc = ZC_EXIT_DRIFT;
 	fflush(stdout);
 	return rc;
 }

@@ -124,7 +124,7 @@ static int fault_in(const char *enabled, const char *mode, int huge,
 		b0 = zc_vmstat("thp_fault_fallback");
 		for (; i < (EAT_MB << 20) && zc_vmstat("thp_fault_fallback") == b0; i += HPAGE)
 			eat[i] = 1;
-		zc_kcompactd_settle(10000);
+		zc_kcompactd_quiet(10000, "the faults on the eaten memory");
 	}
 	if (zc_write_file(THP "enabled", enabled) || zc_write_file(THP "defrag", mode))
 		return -1;

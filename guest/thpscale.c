@@ -23,9 +23,16 @@
  *
  * Writes to the data channel (argv[1], default /dev/ttyS1):
  *   meta,<key>,<value>
+ *   cols,<type>,<field names>
  *   fault,<threads>,<microseconds>,<huge 0|1>
- *   run,<threads>,<ranges>,<huge>,<limit>,<seconds>,<counter deltas...>
- * with the counter deltas in the order of counters[] below.
+ *   run,<threads>,<ranges>,<huge>,<limit>,<seconds>,<kcompactd ticks>,<kswapd ticks>,<counter deltas...>
+ *   failed,<threads>,<why>
+ * A "cols" line names the fields of the lines of its type: the report
+ * looks them up by name. The counter deltas are those of counters[]
+ * below; a counter the kernel does not have, or a thread (CPU time of
+ * every kcompactd<nid> or kswapd<nid> in the fault phase, in ticks of
+ * "meta,clk_tck"), is an empty field. A thread count whose setup failed
+ * is a "failed" line, never a missing row.
  */
 #include <pthread.h>
 #include "zc.h"
@@ -47,6 +54,15 @@ static const char * const counters[] = {
 	"pgsteal_kswapd", "pgsteal_direct",
 };
 #define NR_COUNTERS (sizeof(counters) / sizeof(counters[0]))
+
+/* ",<value>", or "," for -1: a counter or thread the kernel lacks */
+static void print_field(long v)
+{
+	if (v < 0)
+		fprintf(out, ",");
+	else
+		fprintf(out, ",%ld", v);
+}
 
 static void read_counters(long *v)
 {
@@ -108,6 +124,7 @@ static int run(int threads, long margin_mb, long percent)
 	struct worker w[16];
 	pthread_t tid[16];
 	long c0[NR_COUNTERS], c1[NR_COUNTERS], limit, high_kb;
+	long kc0, kc1, ks0, ks1;
 	size_t anon_len, thp_len, part, off;
 	char *anon, *thp, buf[1 << 16];
 	double t;
@@ -158,6 +175,8 @@ static int run(int threads, long margin_mb, long percent)
 		return -1;
 	}
 	read_counters(c0);
+	kc0 = zc_kthread_ticks("kcompactd", NULL);
+	ks0 = zc_kthread_ticks("kswapd", NULL);
 	t = zc_now();
 	for (i = 0; i < threads; i++) {
 		w[i] = (struct worker){ .base = thp + i * part, .len = part,
@@ -171,6 +190,8 @@ static int run(int threads, long margin_mb, long percent)
 	for (i = 0; i < threads; i++)
 		pthread_join(tid[i], NULL);
 	t = zc_now() - t;
+	kc1 = zc_kthread_ticks("kcompactd", NULL);
+	ks1 = zc_kthread_ticks("kswapd", NULL);
 	read_counters(c1);
 	thp_set("never", "madvise");
 
@@ -187,8 +208,10 @@ static int run(int threads, long margin_mb, long percent)
 		free(w[i].is_huge);
 	}
 	fprintf(out, "run,%d,%d,%d,%ld,%.3f", threads, ranges, huge, limit, t);
+	print_field(zc_delta(kc0, kc1));
+	print_field(zc_delta(ks0, ks1));
 	for (k = 0; k < NR_COUNTERS; k++)
-		fprintf(out, ",%ld", c0[k] < 0 || c1[k] < 0 ? -1 : c1[k] - c0[k]);
+		print_field(c0[k] < 0 || c1[k] < 0 ? -1 : c1[k] - c0[k]);
 	fprintf(out, "\n");
 	ksft_print_msg("thpscale: %s, %d threads: %d of %d ranges huge (limit %ld pageblocks), %.2f s\n",
 		       mode, threads, huge, ranges, limit, t);
@@ -226,7 +249,10 @@ int main(int argc, char **argv)
 	fprintf(out, "meta,kernel,%s\nmeta,mode,%s\nmeta,mem_kb,%ld\nmeta,percent,%ld\n",
 		getenv("ZC_VARIANT") ? getenv("ZC_VARIANT") : "?", mode,
 		zc_meminfo("MemTotal"), percent);
-	fprintf(out, "meta,counters");
+	fprintf(out, "meta,clk_tck,%ld\n", sysconf(_SC_CLK_TCK));
+	fprintf(out, "cols,fault,threads,us,huge\n");
+	fprintf(out, "cols,failed,threads,why\n");
+	fprintf(out, "cols,run,threads,ranges,huge,limit,seconds,kcompactd_ticks,kswapd_ticks");
 	for (unsigned int k = 0; k < NR_COUNTERS; k++)
 		fprintf(out, ",%s", counters[k]);
 	fprintf(out, "\n");
@@ -248,10 +274,12 @@ int main(int argc, char **argv)
 		if (n < 1 || n > 16)
 			ksft_exit_fail_msg("ZC_THP_THREADS: %s is not 1-16\n", tok);
 		runs++;
-		if (!run(n, margin_mb, percent))
+		if (!run(n, margin_mb, percent)) {
 			ok++;
-		else
+		} else {
 			ksft_print_msg("thpscale: %d threads: setup failed: %s\n", n, strerror(errno));
+			fprintf(out, "failed,%d,setup failed: %s\n", n, strerror(errno));
+		}
 	}
 	unlink(FILE_PATH);
 	fprintf(out, "done\n");

@@ -154,7 +154,7 @@ int main(void)
 	/* A full compaction of one node: one run per zone, scanners meet */
 	if (zc_fragment_node(NODE, "/mnt/zc-trace", 12 * 1024, &f))
 		ksft_exit_fail_msg("cannot fragment node %d\n", NODE);
-	zc_kcompactd_settle(10000);
+	zc_kcompactd_quiet(10000, "the events of one compaction");
 	if (read_trace(&s))
 		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
 	read_counters(c0);
@@ -177,12 +177,12 @@ int main(void)
 	/* Direct compaction: huge pages on a fragmented node */
 	if (zc_fragment_node(NODE, "/mnt/zc-trace", 12 * 1024, &f))
 		ksft_exit_fail_msg("cannot fragment node %d\n", NODE);
-	zc_kcompactd_settle(10000);
+	zc_kcompactd_quiet(10000, "the events of one compaction");
 	if (read_trace(&s))
 		ksft_exit_fail_msg("cannot read or clear the trace: %s\n", strerror(errno));
 	read_counters(c0);
 	h = zc_node_hugepages(NODE, zc_node_meminfo(NODE, "MemTotal") / 2048 / 2);
-	zc_kcompactd_settle(10000);
+	zc_kcompactd_quiet(10000, "the events of the direct compactions");
 	read_counters(c1);
 	lost = zc_trace_lost();
 	if (read_trace(&s))

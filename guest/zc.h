@@ -664,6 +664,31 @@ static inline int zc_kthread_pid(const char *comm, int *count)
 	return pid;
 }
 
+/*
+ * CPU time, utime + stime in clock ticks (USER_HZ), of the kernel threads
+ * @name<nid> of nodes 0-7, summed; -1 when none of them exists (a kernel
+ * without that thread). *@count, if not NULL, gets how many there are.
+ */
+static inline long zc_kthread_ticks(const char *name, int *count)
+{
+	struct zc_task t;
+	char comm[32];
+	long ticks = 0;
+	int nid, pid, n = 0;
+
+	for (nid = 0; nid < 8; nid++) {
+		snprintf(comm, sizeof(comm), "%s%d", name, nid);
+		pid = zc_kthread_pid(comm, NULL);
+		if (pid < 0 || zc_task_stat(pid, &t))
+			continue;
+		ticks += t.ticks;
+		n++;
+	}
+	if (count)
+		*count = n;
+	return n ? ticks : -1;
+}
+
 #define ZC_PROACTIVENESS	"/proc/sys/vm/compaction_proactiveness"
 
 /*
@@ -699,6 +724,18 @@ static inline int zc_kcompactd_settle(long max_ms)
 			return 0;
 	}
 	return -1;
+}
+
+/*
+ * zc_kcompactd_settle(), or the end of the program: a measurement that
+ * a busy background compactor would spoil is never made. @what says
+ * which.
+ */
+static inline void zc_kcompactd_quiet(long max_ms, const char *what)
+{
+	if (zc_kcompactd_settle(max_ms))
+		ksft_exit_fail_msg("kcompactd still busy after %ld ms: cannot measure %s\n",
+				   max_ms, what);
 }
 
 /*

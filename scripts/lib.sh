@@ -15,36 +15,6 @@ pkg_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo unknown
 }
 
-# The guest parameters of the benchmarks, checked before anything is
-# built or booted: a bad one prints why and exits 2.
-check_mem() {
-	case "$1" in
-	512M|1G|2G|3G|4G|6G|8G) ;;
-	*) echo "MEM='$1' is not one of 512M 1G 2G 3G 4G 6G 8G" >&2; exit 2 ;;
-	esac
-}
-check_nodes() {
-	case "$1" in
-	1|2|4) ;;
-	*) echo "NODES='$1' is not one of 1 2 4" >&2; exit 2 ;;
-	esac
-}
-check_repeat() {
-	case "$1" in
-	[1-9]) ;;
-	*) echo "REPEAT='$1' is not a number from 1 to 9" >&2; exit 2 ;;
-	esac
-}
-# MEM (checked) in MiB
-mem_mb_of() {
-	case "$1" in *G) echo $(( ${1%G} * 1024 )) ;; *M) echo "${1%M}" ;; esac
-}
-# A 512 MiB guest cannot be split into 4 nodes
-check_mem_nodes() {
-	[ "$1" = 512 ] && [ "$2" = 4 ] && { echo "MEM=512M is too small for 4 nodes" >&2; exit 2; }
-	return 0
-}
-
 valid_variant() {
 	case " $VARIANTS " in
 	*" $1 "*) return 0 ;;
@@ -88,28 +58,6 @@ splat_scan() {
 	rm -f "$2"
 	return 1
 }
-
-# awk functions for the reports' tables, for awk "$MEDIAN_AWK"'...':
-# mstat(list) sets MED, MIN and MAX of the numbers in the space-separated
-# list and returns how many there are; mmm(list, fmt) is "median
-# (min-max)" with fmt, the median alone when they are all equal, "-" for
-# an empty list (a counter the kernel does not have, never a zero).
-MEDIAN_AWK='
-function mstat(list,   a, n, i, j, t) {
-	n = split(list, a, " ")
-	for (i = 1; i <= n; i++) a[i] += 0
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	MED = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	MIN = a[1]; MAX = a[n]
-	return n
-}
-function mmm(list, fmt) {
-	if (!mstat(list)) return "-"
-	if (MIN == MAX) return sprintf(fmt, MED)
-	return sprintf(fmt " (" fmt "-" fmt ")", MED, MIN, MAX)
-}
-'
 
 # The compiler for kernel builds: through ccache when it is installed
 kernel_cc() {

@@ -3,8 +3,10 @@
 # with "N passed, N failed, N skipped".  A result that is missing because
 # the guest died, timed out or a test never finished is a failure, never a
 # skip; so is a kernel splat anywhere in a log, and a program that
-# exits 0 without printing a result.  Exit 1 on any failure.
-# usage: report.sh LOG...
+# exits 0 without printing a result.  With ZC_SKIPS=FILE, a skip that no
+# line of FILE expects is a failure too (FILE: "program<TAB>text the
+# skip's line contains<TAB>why", # comments).  Exit 1 on any failure.
+# usage: [ZC_SKIPS=FILE] report.sh LOG...
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help|"") sed -n '2,6p' "$0"; exit 0 ;; esac
@@ -75,8 +77,22 @@ for log in "$@"; do
 		}
 		print "#counts " pass + 0 " " fail + 0 " " skip + 0
 	}'
-done | awk '
-	/^#counts / { p += $2; f += $3; s += $4; logs++; next }
+done | awk -F'\t' -v skips="${ZC_SKIPS:-}" '
+	BEGIN {
+		while (skips != "" && (getline l < skips) > 0) {
+			if (l ~ /^#/ || l !~ /\t/) continue
+			split(l, e, "\t"); ne++; EP[ne] = e[1]; ET[ne] = e[2]
+		}
+	}
+	/^#counts / { split($0, n, " "); p += n[2]; f += n[3]; s += n[4]; logs++; next }
+	# "SKIP prog: why": expected when a line of ZC_SKIPS names prog and
+	# part of why
+	skips != "" && /^SKIP / {
+		prog = substr($0, 6, index($0, ": ") - 6)
+		for (i = 1; i <= ne; i++)
+			if (EP[i] == prog && index($0, ET[i])) break
+		if (i > ne) { s--; f++; print "FAIL unexpected skip (not in " skips "): " substr($0, 6); next }
+	}
 	{ print }
 	END {
 		if (!logs) { print "FAIL report: no log was parsed"; f++ }
