@@ -1,18 +1,17 @@
 #!/bin/sh
-# The idle benchmark's report (scripts/idle-bench.sh): from
+# The idle benchmark's report (bench/idle.sh): from
 # DIR/<kernel>-<p<proactiveness>|none>-<run>.csv (each run's data channel,
 # guest/idle.c) write runs.csv, steps.csv, summary.md and
-# step-latency.png into the same directory.
+# step-latency.png into the same directory. Fields are looked up by
+# name (the guest's cols lines, the CSVs' headers); exit 3 when one the
+# report needs is missing.
 # usage: idle-report.sh DIR KERNEL...
 set -eu
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h|--help|"") sed -n '2,6p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help|"") sed -n '2,8p' "$0"; exit 0 ;; esac
 D=$1
 shift
 KERNELS="$*"
-
-# guest/idle.c's counters[], in its order
-COUNTERS="pgmigrate_success,compact_daemon_wake,compact_daemon_migrate_scanned,compact_daemon_free_scanned,compact_stall,compact_success,compact_fail,compact_migrate_scanned,compact_free_scanned,pgsteal_kswapd,pgsteal_direct"
 
 # The runs, one line each: "<kernel> <p<proactiveness>|none> <run> <file>",
 # in the order of KERNELS, then proactiveness (none, vanilla's, first),
@@ -32,141 +31,107 @@ done | sort -n -k1,1 -k2,2 -k5,5 | cut -d' ' -f3- > "$D/.runs"
 # The proactiveness of a run's label, empty for none
 knob() { case "$1" in none) ;; *) echo "${1#p}" ;; esac; }
 
-# steps.csv: one row per step of every run; an empty counter field is a
-# counter the kernel does not have
-echo "kernel,proactiveness,run,step,requested,obtained,ms,$COUNTERS" > "$D/steps.csv"
+# steps.csv: one row per step of every run, the guest's step fields by
+# name; an empty counter field is a counter the kernel does not have
+first=$(head -1 "$D/.runs" | cut -d' ' -f4)
+[ -n "$first" ] || die "no run in $D"
+tr -d '\r' < "$first" | awk -F, '$1 == "cols" && $2 == "step" { $1 = "kernel,proactiveness"; $2 = "run"; print; exit }' OFS=, > "$D/steps.csv"
+[ -s "$D/steps.csv" ] || { echo "$first: no cols,step line" >&2; exit 3; }
 while read -r k l r f; do
 	tr -d '\r' < "$f" | awk -F, -v k="$k" -v p="$(knob "$l")" -v r="$r" \
-		'$1 == "step" { $1 = ""; print k "," p "," r $0 }' OFS=,
+		'$1 == "step" { $1 = k "," p "," r; print }' OFS=,
 done < "$D/.runs" >> "$D/steps.csv"
 
 # runs.csv: one row per run. Ticks become ms of CPU time with the guest's
 # CLK_TCK; an empty field is a counter or thread the kernel does not
-# have. The node scores (as many columns as the guest had nodes) end
-# the row: at the start of the idle period, then at its end.
+# have. The node scores end the row: at the start of the idle period,
+# then at its end, by node id.
 nodes=$(while read -r k l r f; do tr -d '\r' < "$f"; done < "$D/.runs" |
-	awk -F, '$1 == "score" && NF - 2 > n { n = NF - 2 } END { print n + 0 }')
+	awk -F, '$1 == "cols" && $2 == "score" { for (i = 4; i <= NF; i++) if (!($i in s)) { s[$i] = 1; l = l " " $i } } END { print l }')
 {
-	printf 'kernel,proactiveness,run,complete,splat,proactiveness_read,clk_tck,idle_s'
-	printf ',idle_kcompactd_ms,idle_kswapd_ms,idle_moved,idle_daemon_wakes'
+	printf 'kernel,proactiveness,run,complete,splat,proactiveness_read,idle_s'
+	printf ',idle_kcompactd_ms,idle_kswapd_ms,idle_moved'
 	printf ',idle_daemon_migrate_scanned,idle_daemon_free_scanned'
 	printf ',hp_blocks_idle_start,hp_blocks_idle_end,huge_pages,steps,alloc_ms'
-	printf ',ms_per_hp,alloc_kcompactd_ms,alloc_kswapd_ms,whole_kcompactd_ms'
+	printf ',alloc_kcompactd_ms,alloc_kswapd_ms,whole_kcompactd_ms'
 	printf ',whole_kswapd_ms,alloc_moved,alloc_compact_stall,alloc_reclaimed'
-	printf ',idle_kcompactd_ticks,alloc_kcompactd_ticks,whole_kcompactd_ticks'
-	n=0
-	while [ "$n" -lt "$nodes" ]; do printf ',score_start_node%d' "$n"; n=$((n + 1)); done
-	n=0
-	while [ "$n" -lt "$nodes" ]; do printf ',score_end_node%d' "$n"; n=$((n + 1)); done
+	for n in $nodes; do printf ',score_start_%s' "$n"; done
+	for n in $nodes; do printf ',score_end_%s' "$n"; done
 	echo
 } > "$D/runs.csv"
 while read -r k l r f; do
 	splat=0
 	[ -s "${f%.csv}.splat" ] && splat=1
 	tr -d '\r' < "$f" | awk -F, -v k="$k" -v p="$(knob "$l")" -v r="$r" -v splat="$splat" \
-		-v nodes="$nodes" '
+		-v nodes="$nodes" "$CSV_AWK"'
 	# Ticks to ms of CPU time, "" for a thread the kernel does not have
-	function ms(t) { return (t == "" || !tck) ? "" : sprintf("%.0f", t * 1000 / tck) }
+	function ms(x) { return (x == "" || !tck) ? "" : sprintf("%.0f", x * 1000 / tck) }
 	function add(a, b) { return (a == "" || b == "") ? "" : a + b }
+	$1 == "cols" { cols(); next }
 	$1 == "meta" { m[$2] = $3 }
-	# idle,<s>,<kcompactd>,<kswapd>,<blocks start>,<end>,<counters...>
-	$1 == "idle" { idle_s = $2; ikc = $3; iks = $4; hp0 = $5; hp1 = $6
-		moved = $7; wakes = $8; imsc = $9; ifsc = $10 }
-	$1 == "score" { for (i = 3; i <= NF; i++) score[$2, i - 3] = $i }
-	# alloc,<kcompactd>,<kswapd>,<ms>,<huge pages>,<steps>,<counters...>
-	$1 == "alloc" { akc = $2; aks = $3; ams = $4; final = $5; steps = $6
-		amoved = $7; astall = $11; arec = add($16, $17) }
-	$1 == "whole" { wkc = $2; wks = $3 }
+	$1 == "idle" { idle_s = t("idle", "seconds"); ikc = t("idle", "kcompactd_ticks"); iks = t("idle", "kswapd_ticks")
+		hp0 = t("idle", "hp_start"); hp1 = t("idle", "hp_end"); moved = t("idle", "pgmigrate_success")
+		imsc = t("idle", "compact_daemon_migrate_scanned"); ifsc = t("idle", "compact_daemon_free_scanned") }
+	$1 == "score" { nn = split(nodes, N, " "); for (i = 1; i <= nn; i++) score[t("score", "when"), N[i]] = ((("score", N[i]) in TCOL) ? t("score", N[i]) : "") }
+	$1 == "alloc" { akc = t("alloc", "kcompactd_ticks"); aks = t("alloc", "kswapd_ticks"); ams = t("alloc", "ms")
+		final = t("alloc", "huge_pages"); steps = t("alloc", "steps"); amoved = t("alloc", "pgmigrate_success")
+		astall = t("alloc", "compact_stall"); arec = add(t("alloc", "pgsteal_kswapd"), t("alloc", "pgsteal_direct")) }
+	$1 == "whole" { wkc = t("whole", "kcompactd_ticks"); wks = t("whole", "kswapd_ticks") }
 	$1 == "done" { done = 1 }
 	END {
+		if (_BAD) exit 3
 		tck = m["clk_tck"]
-		printf "%s,%s,%s,%d,%d,%s,%s,%s", k, p, r, done, splat, m["proactiveness"], tck, idle_s
-		printf ",%s,%s,%s,%s,%s,%s", ms(ikc), ms(iks), moved, wakes, imsc, ifsc
+		printf "%s,%s,%s,%d,%d,%s,%s", k, p, r, done, splat, m["proactiveness"], idle_s
+		printf ",%s,%s,%s,%s,%s", ms(ikc), ms(iks), moved, imsc, ifsc
 		printf ",%s,%s,%s,%s,%s", hp0, hp1, final, steps, ams
-		printf ",%s", (final > 0 && ams != "") ? sprintf("%.2f", ams / final) : ""
 		printf ",%s,%s,%s,%s", ms(akc), ms(aks), ms(wkc), ms(wks)
-		printf ",%s,%s,%s,%s,%s,%s", amoved, astall, arec, ikc, akc, wkc
-		for (i = 0; i < nodes; i++) printf ",%s", score["start", i]
-		for (i = 0; i < nodes; i++) printf ",%s", score["end", i]
+		printf ",%s,%s,%s", amoved, astall, arec
+		nn = split(nodes, N, " ")
+		for (i = 1; i <= nn; i++) printf ",%s", score["start", N[i]]
+		for (i = 1; i <= nn; i++) printf ",%s", score["end", N[i]]
 		printf "\n"
 	}' >> "$D/runs.csv"
 done < "$D/.runs"
 rm -f "$D/.runs"
 
 # summary.md: per kernel and proactiveness, every column the median
-# (min-max) over the complete runs; the steps' latency per step. Also
-# the plot's data: per kernel and proactiveness, "step median min max".
-awk -F, -v setup="$D/setup.txt" -v nodes="$nodes" -v dir="$D" "$STAT_AWK"'
-# Append the field @col of this row to the list of group @g
-function keep(g, col) { if ($col != "") v[g, col] = v[g, col] " " $col }
-FNR == 1 { next }
+# (min-max) over the complete runs. The headline is the time of each
+# step; ms per huge page only over the steps every complete run reached,
+# so that kernels that got very different counts are not set side by
+# side. Also the plot's data: per group, "step median min max".
+awk -F, -v setup="$D/setup.txt" -v nodes="$nodes" -v dir="$D" "$CSV_AWK$STAT_AWK"'
+function keep(g, name) { if (c(name) != "") v[g, name] = v[g, name] " " c(name) }
+function cell(g, name, fmt) { return mmm(v[g, name], fmt) }
+FNR == 1 { delete COL; header(); next }
 FILENAME ~ /runs.csv$/ {
-	g = $1 "," $2
-	if (!(g in seen)) { seen[g] = 1; G[++ng] = g; K[g] = $1; P[g] = $2 }
-	if ($5) splats[g]++
-	if ($6 == "") noknob[g] = 1
-	else if ($2 == "") knob[g] = $6
-	if (!$4) next
-	complete[$1, $2, $3] = 1
+	g = c("kernel") "," c("proactiveness")
+	if (!(g in seen)) { seen[g] = 1; G[++ng] = g; K[g] = c("kernel"); P[g] = c("proactiveness") }
+	if (c("splat")) splats[g]++
+	if (c("proactiveness_read") == "") noknob[g] = 1
+	else if (c("proactiveness") == "") knob[g] = c("proactiveness_read")
+	if (!c("complete")) next
+	complete[c("kernel"), c("proactiveness"), c("run")] = 1
 	runs[g]++
-	for (i = 8; i <= NF; i++) keep(g, i)
+	for (n in COL) keep(g, n)
+	if (minsteps == "" || c("steps") < minsteps) minsteps = c("steps")
 	next
 }
-# steps.csv: kernel,proactiveness,run,step,requested,obtained,ms,...
-complete[$1, $2, $3] {
-	g = $1 "," $2
-	lat[g, $4] = lat[g, $4] " " $7
-	if ($4 > maxstep) maxstep = $4
+complete[c("kernel"), c("proactiveness"), c("run")] {
+	g = c("kernel") "," c("proactiveness")
+	s = c("n")
+	lat[g, s] = lat[g, s] " " c("ms")
+	if (s > maxstep) maxstep = s
+	key = g SUBSEP c("run")
+	if (s <= minsteps) { cms[key] += c("ms"); if (s == minsteps) chp[key] = c("obtained") }
+	if (!(key in rseen)) { rseen[key] = 1; RK[++nrk] = key }
 }
 function label(g) {
 	if (P[g] == "") return noknob[g] ? "- (no sysctl)" : knob[g] " (default)"
 	return noknob[g] ? P[g] " (no sysctl: not set)" : P[g]
 }
 END {
+	if (_BAD) exit 3
 	while ((getline l < setup) > 0) print "    " l
-	print ""
-	print "### Allocation after the idle period"
-	print ""
-	print "| kernel | proactiveness | runs | huge pages | allocation time (ms) | ms per huge page | direct compactions | pages moved | pages reclaimed | kcompactd CPU ms | kswapd CPU ms | runs with a kernel splat |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
-	for (x = 1; x <= ng; x++) {
-		g = G[x]
-		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
-			K[g], label(g), runs[g], mmm(v[g, 17], "%d"), mmm(v[g, 19], "%d"),
-			mmm(v[g, 20], "%.2f"), mmm(v[g, 26], "%d"), mmm(v[g, 25], "%d"),
-			mmm(v[g, 27], "%d"), mmm(v[g, 21], "%d"), mmm(v[g, 22], "%d"), splats[g]
-	}
-	print ""
-	print "### The background compactor"
-	print ""
-	printf "| kernel | proactiveness | kcompactd CPU ms: idle | whole run | kswapd CPU ms: idle |"
-	printf " pages moved while idle | kcompactd wakeups while idle | free huge blocks: idle start | idle end |"
-	for (n = 0; n < nodes; n++) printf " node %d score: idle start | idle end |", n
-	printf "\n|---|---|---|---|---|---|---|---|---|"
-	for (n = 0; n < nodes; n++) printf "---|---|"
-	printf "\n"
-	for (x = 1; x <= ng; x++) {
-		g = G[x]
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |", K[g], label(g),
-			mmm(v[g, 9], "%d"), mmm(v[g, 23], "%d"), mmm(v[g, 10], "%d"),
-			mmm(v[g, 11], "%d"), mmm(v[g, 12], "%d"), mmm(v[g, 15], "%d"), mmm(v[g, 16], "%d")
-		for (n = 0; n < nodes; n++)
-			printf " %s | %s |", mmm(v[g, 31 + n], "%g"), mmm(v[g, 31 + nodes + n], "%g")
-		printf "\n"
-	}
-	print ""
-	print "Medians over the complete runs, (min-max) where the runs differ; \"-\": the kernel has no such counter or"
-	print "thread. Each run is a fresh guest: compaction_proactiveness set (a kernel without the sysctl, vanilla, runs"
-	print "as it is and says so), the seed'\''s fill (files of twice the RAM, the tree walked, every second file deleted),"
-	print "the idle period, then nr_hugepages raised in steps of 5% of RAM until a step gains nothing. Allocation time:"
-	print "the steps'\'' time together; ms per huge page: that over the huge pages obtained; direct compactions"
-	print "(compact_stall), pages moved (pgmigrate_success), pages reclaimed (pgsteal) and CPU ms from the end of the"
-	print "idle period to the end of the steps. CPU ms: utime + stime of the kcompactd<nid> and kswapd<nid> threads"
-	print "(/proc/<pid>/stat); idle: from the end of the fill to the end of the idle period; whole run: from before the"
-	print "fill to the end. Pages moved while idle: pgmigrate_success over the idle period. Free huge blocks: free"
-	print "blocks of order 9 and more, in huge pages (/proc/buddyinfo). Score: the node'\''s fragmentation score as"
-	print "proactive compaction computes it, 100 * (free pages - free pages in blocks of order >= 9) / free pages per"
-	print "zone, weighted by the zones'\'' present pages (/proc/zoneinfo): 0 when all free memory is in huge blocks."
 	print ""
 	print "### Time of each allocation step (ms), median (min-max) over the runs that reached the step"
 	print ""
@@ -186,6 +151,67 @@ END {
 		}
 		printf "\n"
 	}
+	# ms per huge page over steps 1..minsteps, per run, then per group
+	for (i = 1; i <= nrk; i++) {
+		split(RK[i], a, SUBSEP)
+		g = a[1]
+		if (chp[RK[i]] > 0) { mph[g] = mph[g] " " cms[RK[i]] / chp[RK[i]]; hpc[g] = hpc[g] " " chp[RK[i]]; tc[g] = tc[g] " " cms[RK[i]] }
+	}
+	print ""
+	printf "### Steps 1-%d, which every complete run reached\n", minsteps
+	print ""
+	print "| kernel | proactiveness | runs | huge pages at step " minsteps " | time of steps 1-" minsteps " (ms) | ms per huge page |"
+	print "|---|---|---|---|---|---|"
+	for (x = 1; x <= ng; x++) {
+		g = G[x]
+		printf "| %s | %s | %d | %s | %s | %s |\n", K[g], label(g), runs[g], mmm(hpc[g], "%d"), mmm(tc[g], "%d"), mmm(mph[g], "%.2f")
+	}
+	print ""
+	print "### The whole allocation phase"
+	print ""
+	print "| kernel | proactiveness | runs | huge pages | steps | allocation time (ms) | direct compactions | pages moved | pages reclaimed | kcompactd CPU ms | kswapd CPU ms | runs with a kernel splat |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	for (x = 1; x <= ng; x++) {
+		g = G[x]
+		printf "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
+			K[g], label(g), runs[g], cell(g, "huge_pages", "%d"), cell(g, "steps", "%d"), cell(g, "alloc_ms", "%d"),
+			cell(g, "alloc_compact_stall", "%d"), cell(g, "alloc_moved", "%d"),
+			cell(g, "alloc_reclaimed", "%d"), cell(g, "alloc_kcompactd_ms", "%d"), cell(g, "alloc_kswapd_ms", "%d"), splats[g]
+	}
+	print ""
+	print "### The background compactor"
+	print ""
+	nn = split(nodes, N, " ")
+	printf "| kernel | proactiveness | kcompactd CPU ms: idle | whole run | kswapd CPU ms: idle |"
+	printf " pages moved while idle | free huge blocks: idle start | idle end |"
+	for (n = 1; n <= nn; n++) printf " %s score: idle start | idle end |", N[n]
+	printf "\n|---|---|---|---|---|---|---|---|"
+	for (n = 1; n <= nn; n++) printf "---|---|"
+	printf "\n"
+	for (x = 1; x <= ng; x++) {
+		g = G[x]
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s |", K[g], label(g),
+			cell(g, "idle_kcompactd_ms", "%d"), cell(g, "whole_kcompactd_ms", "%d"), cell(g, "idle_kswapd_ms", "%d"),
+			cell(g, "idle_moved", "%d"), cell(g, "hp_blocks_idle_start", "%d"), cell(g, "hp_blocks_idle_end", "%d")
+		for (n = 1; n <= nn; n++)
+			printf " %s | %s |", cell(g, "score_start_" N[n], "%g"), cell(g, "score_end_" N[n], "%g")
+		printf "\n"
+	}
+	print ""
+	print "Medians over the complete runs, (min-max) where the runs differ; \"-\": the kernel has no such counter or"
+	print "thread; [n of m]: a step only n of the m runs reached. Each run is a fresh guest: compaction_proactiveness"
+	print "set (a kernel without the sysctl, vanilla, runs as it is and says so), the seed'\''s fill (files of twice the"
+	print "RAM, the tree walked, every second file deleted), the idle period, then nr_hugepages raised in steps of 5%"
+	print "of RAM until a step gains nothing. ms per huge page: the time of the steps every complete run reached over"
+	print "the huge pages held after the last of them, per run (a kernel that goes on to more steps is not charged for"
+	print "them, nor credited with their pages). Direct compactions (compact_stall), pages moved (pgmigrate_success),"
+	print "pages reclaimed (pgsteal) and CPU ms from the end of the idle period to the end of the steps. CPU ms: utime +"
+	print "stime of the kcompactd<nid> and kswapd<nid> threads (/proc/<pid>/stat), all the background compactor'\''s work"
+	print "on both kernels; idle: from the end of the fill to the end of the idle period; whole run: from before the fill"
+	print "to the end. kcompactd'\''s wakeups are not counted here: 6.1'\''s proactive rounds do not count in compact_daemon_wake,"
+	print "ours'\'' do. Free huge blocks: free blocks of order 9 and more, in huge pages (/proc/buddyinfo). Score: the"
+	print "node'\''s fragmentation score as proactive compaction computes it (/proc/zoneinfo): 0 when all free memory is in"
+	print "huge blocks."
 	for (x = 1; x <= ng; x++) {
 		g = G[x]
 		printf "%s, proactiveness %s\n", K[g], (P[g] == "" ? "-" : P[g]) > (dir "/.lat-" x ".title")

@@ -52,53 +52,30 @@ labels() {
 	fi
 }
 
-for v in $KERNELS; do "$TOP/scripts/build.sh" "$v"; done
-"$TOP/scripts/initramfs.sh"
-
-ts=$(date -u +%Y%m%d-%H%M%S)
-OUTD=$TOP/results/idle-$ts
-mkdir -p "$OUTD"
-{
-	echo "linux-source-6.1 $(pkg_version)"
-	echo "guest: $MEM, $NODES nodes, 2 cpus, QEMU \$ACCEL; repeats: $REPEAT; idle: $IDLE s; compaction_proactiveness: $PROACTIVE"
-	for v in $KERNELS; do echo "$v: $(grep series "$TOP/build/$v/version")"; done
-} > "$OUTD/setup.txt"
+bench_kernels $KERNELS
+bench_open idle
+bench_setup "guest: $MEM, $NODES nodes, 2 cpus; repeats: $REPEAT; idle: $IDLE s; compaction_proactiveness: $PROACTIVE"
+for v in $KERNELS; do bench_setup "$v: $(grep series "$TOP/build/$v/version")"; done
 
 # Files of 2x RAM, half of them deleted again, plus ext4's own overhead
 base=$OUTD/disk-base.img
 "$TOP/scripts/disk.sh" "$base" $(( mem_mb * 5 / 2 + 256 ))
 
-t0=$(date +%s)
 r=1
 while [ "$r" -le "$REPEAT" ]; do
 	for v in $KERNELS; do
 		for l in $(labels "$v"); do
-			run=$v-$l-$r
-			say "idle bench: $v, proactiveness ${l#p}, run $r of $REPEAT"
 			cp --sparse=always "$base" "$OUTD/disk.img"
 			extra=""
 			[ "$l" = none ] || extra="ZC_IDLE_PROACTIVE=${l#p}"
-			DISK=$OUTD/disk.img DATA=$OUTD/$run.csv LOG=$OUTD/$run.log \
-				MEM=$MEM NODES=$NODES TIMEOUT=$(( 5400 + IDLE )) \
+			DISK=$OUTD/disk.img MEM=$MEM NODES=$NODES TIMEOUT=$(( 5400 + IDLE )) \
 				APPEND="ZC_TEST_TIMEOUT=$(( 5000 + IDLE )) ZC_IDLE_SECONDS=$IDLE $extra" \
-				"$TOP/scripts/boot.sh" "$v" idle >/dev/null ||
-				say "idle bench: $run: boot status $?"
-			grep -a '# idle: step' "$OUTD/$run.log" | tail -1 >&2 || true
-			grep -aq '^done' "$OUTD/$run.csv" 2>/dev/null ||
-				say "idle bench: $run did not finish, see $OUTD/$run.log"
-			# A kernel splat marks the run in the table
-			if splat_scan "$OUTD/$run.log" "$OUTD/$run.splat"; then
-				say "idle bench: $run: KERNEL SPLAT: $(head -1 "$OUTD/$run.splat")"
-			fi
+				bench_boot "$v-$l-$r" "$v" idle || true
 		done
 	done
 	r=$((r + 1))
 done
 rm -f "$OUTD/disk.img" "$base"
-# boot.sh chose KVM or TCG on the first boot (build/accel)
-sed -i "s/QEMU \$ACCEL/QEMU $(cat "$TOP/build/accel" 2>/dev/null || echo unknown)/" "$OUTD/setup.txt"
-say "idle bench: all runs done in $(( $(date +%s) - t0 ))s"
-
-ln -sfn "idle-$ts" "$TOP/results/latest-idle"
-"$TOP/scripts/idle-report.sh" "$OUTD" $KERNELS
+bench_close latest-idle
+"$TOP/bench/idle-report.sh" "$OUTD" $KERNELS
 cat "$OUTD/summary.md"

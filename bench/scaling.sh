@@ -2,8 +2,9 @@
 # make run SCALING=1: the cost of one full compaction of the same
 # fragmented memory by ours (compact_node on every node) and mainline
 # (compact_memory), in guests of SIZES (512M 1G 2G 4G), one node each.
-# Writes results/<ts>/scaling.{csv,md,png}; the cost should grow
-# linearly with the size of memory.
+# Writes results/scaling-<ts>/scaling.{csv,md,png}; the cost should grow
+# linearly with the size of memory. A size a kernel could not run is a
+# row that says so, never a missing one.
 # env: SIZES, KERNELS ("mainline ours")
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -21,28 +22,19 @@ for k in $KERNELS; do
 	*) echo "KERNELS: '$k' is not mainline or ours" >&2; exit 2 ;;
 	esac
 done
-for k in $KERNELS; do "$TOP/scripts/build.sh" "$k"; done
-"$TOP/scripts/initramfs.sh"
-
-ts=$(date -u +%Y%m%d-%H%M%S)
-OUTD=$TOP/results/scaling-$ts
-mkdir -p "$OUTD"
+bench_kernels $KERNELS
+bench_open scaling
+bench_setup "guest: one node, 2 cpus; sizes: $SIZES"
+for k in $KERNELS; do bench_setup "$k: $(grep series "$TOP/build/$k/version")"; done
 echo "kernel,mem_kb,seconds,migrate_scanned,free_scanned,migrated,free9_before,free9_after" > "$OUTD/scaling.csv"
-splatted=""
+splatted="" missing=""
 for m in $SIZES; do
 	for k in $KERNELS; do
-		say "scaling: $k, $m"
-		MEM=$m NODES=1 TIMEOUT=1800 DATA=$OUTD/$k-$m.csv LOG=$OUTD/$k-$m.log \
-			"$TOP/scripts/boot.sh" "$k" scaling >/dev/null || true
-		line=$(tr -d '\r' < "$OUTD/$k-$m.csv" | grep '^scaling,' || true)
-		[ -n "$line" ] || { say "scaling: $k $m gave no result, see $OUTD/$k-$m.log"; continue; }
+		MEM=$m NODES=1 TIMEOUT=1800 bench_boot "$k-$m" "$k" scaling || true
+		[ ! -s "$OUTD/$k-$m.splat" ] || splatted="$splatted $k-$m"
+		line=$(tr -d '\r' < "$OUTD/$k-$m.csv" 2>/dev/null | grep '^scaling,' || true)
+		[ -n "$line" ] || { missing="$missing $k-$m"; continue; }
 		echo "$k,${line#scaling,}" >> "$OUTD/scaling.csv"
-		grep -a 'ok 1 scaling' "$OUTD/$k-$m.log" | sed 's/^ *//' >&2 || true
-		# A kernel splat is reported, and its row marked in the table
-		if splat_scan "$OUTD/$k-$m.log" "$OUTD/$k-$m.splat"; then
-			say "scaling: $k $m: KERNEL SPLAT: $(head -1 "$OUTD/$k-$m.splat")"
-			splatted="$splatted $k-$m"
-		fi
 	done
 done
 
@@ -67,6 +59,7 @@ END {
 	echo "| kernel | MiB | seconds | migrate scanned | free scanned | pages migrated | pfns scanned per MiB | seconds per GiB |"
 	echo "|---|---|---|---|---|---|---|---|"
 	cat "$OUTD/.rows"
+	[ -z "$missing" ] || { echo; echo "Sizes that gave no result (see their logs):$missing"; }
 	[ -z "$splatted" ] || { echo; echo "Runs with a kernel splat (see their .splat files):$splatted"; }
 } > "$OUTD/scaling.md"
 rm -f "$OUTD/.rows"
@@ -85,5 +78,5 @@ gnuplot -e "set terminal png size 1100,450; set output '$OUTD/scaling.png'; set 
 	set title 'Pages scanned (both scanners)'; set ylabel 'pfns'; plot $(plot 3);
 	unset multiplot" 2>&1 | grep -v '^$' >&2 || true
 rm -f "$OUTD"/.*.dat
-ln -sfn "scaling-$ts" "$TOP/results/latest-scaling"
+bench_close latest-scaling
 cat "$OUTD/scaling.md"

@@ -21,6 +21,7 @@ nok() { n=$((n + 1)); printf "    not ok %d %s\n" "$n" "$*"; }
 # The reporters, on a directory
 seed_report() { "$TOP/bench/seed-report.sh" "$1" vanilla mainline ours; }
 thp_report() { "$TOP/bench/thp-report.sh" "$1" "vanilla mainline ours" madvise; }
+idle_report() { "$TOP/bench/idle-report.sh" "$1" vanilla mainline ours; }
 
 # report NAME FUNC: run reporter FUNC on a copy of fixtures/NAME, compare
 # summary.md and runs.csv with fixtures/NAME/expected-*
@@ -87,7 +88,7 @@ judge() {
 echo "TAP version 13"
 echo "1..1"
 echo "# zc-run: bench-selftest"
-echo "    1..13"
+echo "    1..15"
 # Nearest rank: p50 of 1..100 is 50, p99 99; of 1..10, 5 and 10; of one value, it
 got=$( { seq 1 100 | percentiles; seq 1 10 | percentiles; echo 7 | percentiles; printf '' | percentiles; } | tr '\n' '/')
 if [ "$got" = "50 99 100/5 10 10/7 7 7/- - -/" ]; then
@@ -101,6 +102,8 @@ report seed seed_report
 broken seed ours-1.csv 's/^cols,step,\(.*\),pgmigrate_success,/cols,step,\1,/' seed_report
 report thp thp_report
 broken thp ours-madvise-1.csv 's/^cols,run,threads,ranges,huge,/cols,run,threads,ranges,served,/' thp_report
+report idle idle_report
+broken idle ours-p20-1.csv 's/^cols,alloc,kcompactd_ticks,kswapd_ticks,ms,/cols,alloc,kcompactd_ticks,kswapd_ticks,time,/' idle_report
 judge seed-judge
 judge thp-judge
 echo "ok 1 bench-selftest"

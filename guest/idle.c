@@ -18,8 +18,11 @@
  *   step,<n>,<requested>,<obtained>,<ms>,<counter deltas ...>
  *   alloc,<kcompactd ticks>,<kswapd ticks>,<ms>,<huge pages>,<steps>,<counter deltas ...>
  *   whole,<kcompactd ticks>,<kswapd ticks>,<counter deltas ...>
+ *   cols,<type>,<field names>
  *   done
  *
+ * A "cols" line names the fields of the lines of its type: the report
+ * looks them up by name (a score line's nodes are node<id>).
  * The counters are those of counters[] in that order, the first four
  * the background compactor's: pages moved and kcompactd's wakeups and
  * scanned pfns. Ticks are CPU time, utime + stime of /proc/<pid>/stat in
@@ -129,6 +132,17 @@ static int print_scores(const char *when, const long *score, char *msg,
 	return scored;
 }
 
+/* A cols line: the fields @first, then each counter's name */
+static void print_cols(const char *type, const char *first)
+{
+	unsigned int i;
+
+	fprintf(out, "cols,%s,%s", type, first);
+	for (i = 0; i < NR_COUNTERS; i++)
+		fprintf(out, ",%s", counters[i]);
+	fprintf(out, "\n");
+}
+
 /* Sleep @seconds, signals notwithstanding */
 static void idle_for(int seconds)
 {
@@ -179,7 +193,7 @@ int main(int argc, char **argv)
 	struct snap start, idle0, idle1, alloc1;
 	long score0[MAX_NODES], score1[MAX_NODES];
 	char msg0[256], msg1[256];
-	long hp0, hp1, tck = sysconf(_SC_CLK_TCK);
+	long hp0, hp1, hp_total, tck = sysconf(_SC_CLK_TCK);
 	int proactive, nkc, nksw, i, scored;
 	struct zc_buddy b0, b1;
 	struct zc_steps st;
@@ -211,6 +225,14 @@ int main(int argc, char **argv)
 	zc_kthread_ticks("kswapd", &nksw);
 	fprintf(out, "meta,kcompactd_threads,%d\nmeta,kswapd_threads,%d\n",
 		nkc, nksw);
+	print_cols("idle", "seconds,kcompactd_ticks,kswapd_ticks,hp_start,hp_end");
+	print_cols("step", "n,requested,obtained,ms");
+	print_cols("alloc", "kcompactd_ticks,kswapd_ticks,ms,huge_pages,steps");
+	print_cols("whole", "kcompactd_ticks,kswapd_ticks");
+	fprintf(out, "cols,score,when");
+	for (i = 0; i < nr_nodes; i++)
+		fprintf(out, ",node%d", nodes[i]);
+	fprintf(out, "\n");
 	snap_take(&start);
 
 	if (zc_seed_fragment(out, "idle", &fill))
@@ -244,21 +266,25 @@ int main(int argc, char **argv)
 	scored = print_scores("end", score1, msg1, sizeof(msg1));
 	for (i = 0; i < nr_nodes; i++)
 		zc_print_buddy_node("idle: after idling,", nodes[i]);
-	if (hp0 < 0 || hp1 < 0 || !scored)
-		ksft_test_result_fail("idle_background: cannot read /proc/buddyinfo or /proc/zoneinfo\n");
-	else if (!nkc && proactive)
-		ksft_test_result_fail("idle_background: compaction_proactiveness but no kcompactd thread\n");
-	else if (!nkc)
-		ksft_test_result_skip("idle_background: no background compactor (no kcompactd thread%s); %.0f s idle: %ld pages moved, free huge blocks %ld -> %ld, node scores %s, %s\n",
-				      proactive ? "" : ", no compaction_proactiveness",
-				      t, zc_delta(idle0.c[0], idle1.c[0]), hp0, hp1,
-				      msg0, msg1);
+	/*
+	 * What the background compactor did while idle is a measurement,
+	 * for the report to set beside the other kernel's, not a pass; what
+	 * is checked here is that it was measured: the free lists and every
+	 * node's score read, and a kcompactd thread per node wherever
+	 * compaction_proactiveness exists.
+	 */
+	ksft_print_msg("idle: %.0f s idle: kcompactd %ld ticks, kswapd %ld ticks, %ld pages moved, free huge blocks %ld -> %ld, node scores %s, %s\n",
+		       t, zc_delta(idle0.kcompactd, idle1.kcompactd),
+		       zc_delta(idle0.kswapd, idle1.kswapd),
+		       zc_delta(idle0.c[0], idle1.c[0]), hp0, hp1, msg0, msg1);
+	if (hp0 < 0 || hp1 < 0 || scored != nr_nodes)
+		ksft_test_result_fail("idle_measured: cannot read /proc/buddyinfo or every node's /proc/zoneinfo\n");
+	else if (proactive && nkc != nr_nodes)
+		ksft_test_result_fail("idle_measured: compaction_proactiveness, but %d kcompactd threads for %d nodes\n",
+				      nkc, nr_nodes);
 	else
-		ksft_test_result_pass("idle_background: %.0f s idle: kcompactd %ld ticks, kswapd %ld ticks, %ld pages moved, free huge blocks %ld -> %ld, node scores %s, %s\n",
-				      t, zc_delta(idle0.kcompactd, idle1.kcompactd),
-				      zc_delta(idle0.kswapd, idle1.kswapd),
-				      zc_delta(idle0.c[0], idle1.c[0]), hp0, hp1,
-				      msg0, msg1);
+		ksft_test_result_pass("idle_measured: free lists and %d node scores read, %d kcompactd threads\n",
+				      scored, nkc);
 
 	zc_hugepage_steps(out, "idle", counters, NR_COUNTERS, &st);
 	snap_take(&alloc1);
@@ -272,13 +298,15 @@ int main(int argc, char **argv)
 	fprintf(out, "meta,final,%ld\nmeta,first_fail,%d\ndone\n", st.final,
 		st.first_fail);
 	fclose(out);
-	if (st.final > 0)
-		ksft_test_result_pass("idle_alloc: %ld huge pages in %d steps, %.0f ms, %.2f ms a huge page, kcompactd %ld ticks\n",
-				      st.final, st.steps, st.ms, st.ms / st.final,
+	/* The steps' count is what the kernel holds, as in guest/bench.c */
+	hp_total = zc_meminfo("HugePages_Total");
+	if (st.steps > 0 && hp_total == st.final)
+		ksft_test_result_pass("idle_alloc: %ld huge pages (HugePages_Total %ld) in %d steps, %.0f ms, kcompactd %ld ticks\n",
+				      st.final, hp_total, st.steps, st.ms,
 				      zc_delta(idle1.kcompactd, alloc1.kcompactd));
 	else
-		ksft_test_result_fail("idle_alloc: no huge page in %d steps\n",
-				      st.steps);
+		ksft_test_result_fail("idle_alloc: steps recorded %ld huge pages in %d steps, HugePages_Total %ld\n",
+				      st.final, st.steps, hp_total);
 	zc_set_hugepages(0);
 	ksft_finished();
 }

@@ -7,13 +7,17 @@
 # patch.  After a patch that adds something a user can see, boot ours in
 # QEMU (1 GiB, 2 nodes) and run the guest programs that apply from that
 # patch on (BOOTS below); any failed result or kernel splat fails it.
-# Prints KTAP: one line per patch, then a total.  Exit 1 on any failure.
+# Prints KTAP: one line per patch, then a total.  Then, over the whole
+# series, scripts/peer-check.sh: mainline's and vanilla's mm/ code at
+# base and at the last patch is the same but where a patch says it is
+# not.  Exit 1 on any failure.
 # usage: bisect-check.sh
 # env: BISECT_VARIANTS ("ours mainline vanilla cma"), BOOT (1; 0 builds only),
-#      FIRST, LAST (patch numbers, 1..N), KSRC_CACHE
+#      FIRST, LAST (patch numbers, 1..N), PEER (1; 0 leaves out peer-check.sh),
+#      KSRC_CACHE
 set -eu
 . "$(dirname "$0")/lib.sh"
-case "${1:-}" in -h|--help) sed -n '2,14p' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,18p' "$0"; exit 0 ;; esac
 
 BVARIANTS=${BISECT_VARIANTS:-ours mainline vanilla cma}
 BOOT=${BOOT:-1}
@@ -148,4 +152,9 @@ for p in $PATCHES; do
 	fi
 done
 echo "# $passed passed, $failed failed; $booted boots; $(( $(date +%s) - t0 ))s"
-[ "$failed" = 0 ]
+peer=0
+if [ "${PEER:-1}" = 1 ]; then
+	"$TOP/scripts/peer-check.sh" > "$LOGS/peer.tap" && peer=0 || peer=1
+	sed 's/^/# peer: /' "$LOGS/peer.tap"
+fi
+[ "$failed" = 0 ] && [ "$peer" = 0 ]
