@@ -1,7 +1,7 @@
 #!/bin/sh
 # The idle benchmark's report (bench/idle.sh): from
 # DIR/<kernel>-<p<proactiveness>|none>-<run>.csv (each run's data channel,
-# guest/idle.c) write runs.csv, steps.csv, summary.md and
+# guest/bench/idle.c) write runs.csv, steps.csv, summary.md and
 # step-latency.png into the same directory. Fields are looked up by
 # name (the guest's cols lines, the CSVs' headers); exit 3 when one the
 # report needs is missing.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make run BENCH=idle: huge page allocation latency with a background
-# compactor (guest/idle.c). Per kernel and compaction_proactiveness, in a
+# compactor (guest/bench/idle.c). Per kernel and compaction_proactiveness, in a
 # fresh guest each time: the seed's fill, IDLE seconds of idling, then
 # nr_hugepages in steps of 5% of RAM, each step timed. Writes
 # results/idle-<ts>/: summary.md, runs.csv, steps.csv, step-latency.png.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The seed benchmark's report: from DIR/<kernel>-<n>.csv (untraced runs)
 # and DIR/<kernel>-t<n>.csv (traced runs), each a guest's data channel
-# (guest/bench.c), write runs.csv, steps.csv, attempts.csv, summary.md
+# (guest/bench/seed.c), write runs.csv, steps.csv, attempts.csv, summary.md
 # and the PNG plots and pageblock maps into DIR. Every field is looked up
 # by name (the guest's "cols" lines, the CSVs' headers). Exit 3 when a
 # data file lacks a field the report needs.
@@ -92,7 +92,7 @@ while read -r k r tr f; do
 done < "$D/.files"
 
 # attempts.csv: every direct compaction of the traced runs' allocation
-# phases (guest/bench.c, "attempt" lines)
+# phases (guest/bench/seed.c, "attempt" lines)
 echo "kernel,run,us,migrate_scanned,free_scanned,zones,order,status" > "$D/attempts.csv"
 while read -r k r tr f; do
 	[ "$tr" = 1 ] || continue

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Tables and plots of a THP benchmark run (bench/thp.sh): from
-# DIR/<kernel>-<mode>-<run>.csv (guest/thpscale.c's data channel, fields
+# DIR/<kernel>-<mode>-<run>.csv (guest/bench/thpscale.c's data channel, fields
 # looked up by name through its "cols" lines) write runs.csv (a row per
 # kernel, mode, run and thread count), summary.md and latency-<mode>.png.
 # Exit 3 when a data file lacks a field the report needs.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make run BENCH=thp: THP fault latency and success on fragmented memory
-# (guest/thpscale.c, in the shape of mmtests' thpscale), for vanilla (THP
+# (guest/bench/thpscale.c, in the shape of mmtests' thpscale), for vanilla (THP
 # without a compactor), mainline and ours, in defrag modes madvise and
 # always, from 1, 4 and 8 threads, REPEAT times each in a fresh guest.
 # Writes results/thp-<ts>/: summary.md, runs.csv, the data channel and

@@ -29,7 +29,7 @@ done
 
 # The guest programs that apply from a patch on, by the start of its
 # subject: they use only what that patch and the ones before it add.
-# Each boot runs the suite guest/bisect-<name>.list.
+# Each boot runs the suite guest/suites/bisect-<name>.list.
 BOOTS="
 mm/vmstat: export the fragmentation index|indices
 mm/zone_compaction: add the compaction engine|engine
@@ -133,7 +133,7 @@ for p in $PATCHES; do
 		blog=$LOGS/$i-boot-$suite.log
 		s=$(date +%s)
 		# node 0 1 MiB larger: the node boundary inside a pageblock,
-		# as guest/layout.c expects
+		# as guest/tests/layout.c expects
 		KERNEL=$TOP/build/bisect/bzImage LOG=$blog MEM=1G NODES=2 \
 			NODE_SKEW_MB=1 TIMEOUT=1800 \
 			"$TOP/scripts/boot.sh" ours "bisect-$suite" >/dev/null 2>&1 || true

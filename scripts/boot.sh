@@ -20,12 +20,12 @@ SMP=${SMP:-2}
 NODES=${NODES:-2}
 TIMEOUT=${TIMEOUT:-900}
 valid_variant "$V" || { echo "unknown VARIANT '$V' (valid: $VARIANTS)" >&2; exit 2; }
-# A suite is a list in guest/; a misspelt one would run nothing
+# A suite is a list in guest/suites/; a misspelt one would run nothing
 case "$SUITE" in
 shell) ;;
 *[!a-z0-9_-]*|"") echo "bad SUITE '$SUITE'" >&2; exit 2 ;;
-*) [ -s "$TOP/guest/$SUITE.list" ] ||
-	{ echo "unknown SUITE '$SUITE': no guest/$SUITE.list" >&2; exit 2; } ;;
+*) [ -s "$TOP/guest/suites/$SUITE.list" ] ||
+	{ echo "unknown SUITE '$SUITE': no guest/suites/$SUITE.list" >&2; exit 2; } ;;
 esac
 
 case "$MEM" in
@@ -78,7 +78,7 @@ extra=""
 # Every variant has THP; it boots off, as a hugetlbfs user would boot it,
 # so that khugepaged neither runs nor raises min_free_kbytes (its
 # recommended reserve is ~45 MiB in a 1 GiB, 2-node guest, against ~4 MiB)
-# for the tests and the benchmark. guest/thp.c turns it on for itself.
+# for the tests and the benchmark. guest/tests/thp.c turns it on for itself.
 extra="$extra transparent_hugepage=never"
 # The console prints errors and worse as they happen; the guest's init
 # prints every warning-level line of the kernel log after each program,

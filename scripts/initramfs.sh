@@ -1,8 +1,9 @@
 #!/bin/sh
 # Stage 5: the guest initramfs, build/initramfs.cpio.gz: busybox-static,
-# guest/init, and every guest/*.c built statically against the tree's
-# tools/testing/selftests/kselftest.h, the tree's vm/compaction_test.c,
-# plus the suite lists guest/*.list.
+# guest/init, guest/runner.c, the tests guest/tests/*.c and the benchmark
+# workloads guest/bench/*.c, each built statically with the library
+# guest/lib/zc.c against the tree's tools/testing/selftests/kselftest.h;
+# the tree's vm/compaction_test.c; the suite lists guest/suites/*.list.
 set -eu
 . "$(dirname "$0")/lib.sh"
 case "${1:-}" in -h|--help) echo "usage: $0"; exit 0 ;; esac
@@ -18,12 +19,16 @@ mkdir -p "$ROOT/bin" "$ROOT/tests" "$ROOT/proc" "$ROOT/sys" "$ROOT/dev" "$ROOT/m
 cp "$BUSYBOX" "$ROOT/bin/busybox"
 cp "$TOP/guest/init" "$ROOT/init"
 chmod 755 "$ROOT/init"
-cp "$TOP"/guest/*.list "$ROOT/tests/"
+cp "$TOP"/guest/suites/*.list "$ROOT/tests/"
 
-CFLAGS="-static -O2 -D_GNU_SOURCE -Werror -Wall -Wextra -Wno-unused-parameter -I$TOP/guest -I$TREE/tools/testing/selftests"
-for src in "$TOP"/guest/*.c; do
+CFLAGS="-static -O2 -D_GNU_SOURCE -Werror -Wall -Wextra -Wno-unused-parameter -I$TOP/guest/lib -I$TREE/tools/testing/selftests"
+LIB=$TOP/build/zc.o
+gcc $CFLAGS -c -o "$LIB" "$TOP/guest/lib/zc.c" || die "guest/lib/zc.c does not build"
+gcc $CFLAGS -o "$ROOT/tests/runner" "$TOP/guest/runner.c" || die "guest/runner.c does not build"
+for src in "$TOP"/guest/tests/*.c "$TOP"/guest/bench/*.c; do
 	name=$(basename "$src" .c)
-	gcc $CFLAGS -o "$ROOT/tests/$name" "$src" -lpthread ||
+	[ ! -e "$ROOT/tests/$name" ] || die "two guest programs named $name"
+	gcc $CFLAGS -o "$ROOT/tests/$name" "$src" "$LIB" -lpthread ||
 		die "guest program $name does not build"
 done
 # The tree's own selftest, built unmodified; guest/vm_selftests.c runs it

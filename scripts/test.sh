@@ -49,7 +49,7 @@ logs="$logs $TOP/build/logs/ours-test.log"
 
 # Data integrity at scale: a 4 GiB guest, 100 compactions. Node 0 gets
 # 1 MiB more than node 1, so that the node boundary falls inside a
-# pageblock (guest/layout.c checks that it does, and the zones on both
+# pageblock (guest/tests/layout.c checks that it does, and the zones on both
 # sides of it)
 stage integrity-4g
 MEM=4G NODES=2 NODE_SKEW_MB=1 DISK_MB=2048 APPEND="ZC_INTEGRITY_RUNS=100" \
@@ -58,7 +58,7 @@ logs="$logs $TOP/build/logs/ours-scale.log"
 
 # The suite again under the debug kernel (KASAN, lockdep, DEBUG_VM,
 # DEBUG_PAGEALLOC, DEBUG_LIST), with shorter races. It runs ~3x slower
-# under TCG, so it runs guest/debug.list: every program that exercises a
+# under TCG, so it runs guest/suites/debug.list: every program that exercises a
 # different path of the engine (compact_node, direct compaction, mlocked
 # pages, deferral, the races, hostile input, the tree's selftest), not
 # disk, sysctl_input (hostile covers it), integrity (ours runs it at
@@ -88,8 +88,8 @@ logs="$logs $TOP/build/logs/thp-check.log $TOP/build/thp-check/ours-madvise-1.lo
 
 # Negative controls: a guest in which lkdtm provokes one WARN must fail
 # the report, or a clean report above would prove nothing; and so must a
-# program that leaves a setting changed (guest/drift.c), which the
-# runner writes back before the next program (guest/drift_after.c).
+# program that leaves a setting changed (guest/tests/drift.c), which the
+# runner writes back before the next program (guest/tests/drift_after.c).
 stage negative-control
 MEM=512M NODES=1 APPEND="ZC_PROVOKE_WARN=1" \
 	"$TOP/scripts/boot.sh" ours control >/dev/null 2>&1 || true

@@ -3,7 +3,7 @@
  * make run BENCH=idle: huge page allocation latency with a background
  * compactor. Set vm.compaction_proactiveness to ZC_IDLE_PROACTIVE (left
  * as it is when unset); fragment memory with the seed's workload, as
- * guest/bench.c does (zc.h's zc_seed_fragment()); let the guest idle
+ * guest/bench/seed.c does (zc.c's zc_seed_fragment()); let the guest idle
  * for ZC_IDLE_SECONDS (30), while only the background compactor
  * (kcompactd, proactive compaction) may work; then raise nr_hugepages in
  * steps of 5% of RAM until a step gains nothing, timing each step
@@ -38,7 +38,7 @@
  * huge pages (/proc/buddyinfo). The score lines give the fragmentation
  * score of each node with memory (/sys/devices/system/node/has_memory,
  * in its order) at the start and the end of the idle period, as
- * proactive compaction computes it (zc.h's zc_node_score()): 0 when all
+ * proactive compaction computes it (zc.c's zc_node_score()): 0 when all
  * free memory is in free huge blocks, 100 when none is. alloc counts
  * from the end of the idle period to the end of the steps, its ms is the
  * steps' own time; whole counts from before the fill to the end.
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
 	fprintf(out, "meta,final,%ld\nmeta,first_fail,%d\ndone\n", st.final,
 		st.first_fail);
 	fclose(out);
-	/* The steps' count is what the kernel holds, as in guest/bench.c */
+	/* The steps' count is what the kernel holds, as in guest/bench/seed.c */
 	hp_total = zc_meminfo("HugePages_Total");
 	if (st.steps > 0 && hp_total == st.final)
 		ksft_test_result_pass("idle_alloc: %ld huge pages (HugePages_Total %ld) in %d steps, %.0f ms, kcompactd %ld ticks\n",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * After guest/drift.c in make test's control boot: the runner must have
+ * After guest/tests/drift.c in make test's control boot: the runner must have
  * written compaction_proactiveness (or THP's defrag mode) back to what
  * the guest booted with (6.1's default 20, THP's madvise).
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The negative control of the runner's state check (make test's control
- * boot only, guest/control.list): change compaction_proactiveness (THP's
+ * boot only, guest/suites/control.list): change compaction_proactiveness (THP's
  * defrag mode on a kernel without it) and exit 0 without restoring it.
  * The runner must write the old value back and fail this program, and
  * the program after it must find the old value.

@@ -5,7 +5,7 @@
  * The THP fault path compacts as /sys/kernel/mm/transparent_hugepage/
  * defrag says, with the meaning it has with CONFIG_COMPACTION: on a node
  * fragmented so that it has no free huge page (every second frame free,
- * guest/zc.h's zc_fragment_node()), a fault in a MADV_HUGEPAGE region
+ * guest/lib/zc.c's zc_fragment_node()), a fault in a MADV_HUGEPAGE region
  * compacts directly with "madvise" and gets huge pages; "defer" and
  * "never" do not compact in the fault (compact_stall does not move), and
  * the faults fall back to small pages; "always" compacts for a region

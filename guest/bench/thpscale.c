@@ -10,7 +10,7 @@
  * 2. fill the holes with clean page cache, read from a file of the ext4
  *    disk that was written (and dropped from the page cache) before;
  * 3. read the physical limit from /proc/kpageflags: the pageblocks whose
- *    every page is free or on the LRU (guest/zc.h's zc_pageblock_map());
+ *    every page is free or on the LRU (guest/lib/zc.c's zc_pageblock_map());
  * 4. turn THP on in ZC_THP_MODE and fault a second mapping of
  *    ZC_THP_PERCENT (80) percent of MemAvailable, split between the
  *    threads: "madvise" madvises it (MADV_HUGEPAGE) under enabled and

@@ -1,51 +1,12 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
- * Helpers shared by the guest tests: reading /proc and /sys files,
- * parsing buddyinfo, vmstat, meminfo and a task's stat, the fragmentation
- * score proactive compaction works by, and turning memory into a
- * fragmented state; for the benchmarks, the seed's workload, its
- * allocation steps and the data channel.  Every test prints KTAP
- * through kselftest.h.
+ * The guest programs' library: see zc.h for what each function does.
+ * Nothing here prints a KTAP result or ends the program through
+ * kselftest.h, whose counters are each program's own.
  */
-#ifndef ZC_H
-#define ZC_H
+#include "zc.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <sched.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "kselftest.h"
-
-#define ZC_MAX_ORDER	11	/* MAX_ORDER on x86_64 in 6.1 */
-#define ZC_MAX_ZONES	16
-#define ZC_PAGE		4096UL
-#define ZC_HPAGE_ORDER	9
-
-struct zc_zone {
-	int node;
-	char name[16];
-	unsigned long nr_free[ZC_MAX_ORDER];
-};
-
-struct zc_buddy {
-	int nr;
-	struct zc_zone z[ZC_MAX_ZONES];
-};
-
-/* Read a whole (small) file into buf; returns bytes read or -errno. */
-static inline long zc_read_file(const char *path, char *buf, size_t size)
+long zc_read_file(const char *path, char *buf, size_t size)
 {
 	long n, total = 0;
 	int fd = open(path, O_RDONLY);
@@ -68,8 +29,7 @@ static inline long zc_read_file(const char *path, char *buf, size_t size)
 	return total;
 }
 
-/* Write a string to a file; returns 0 or -errno of the write. */
-static inline int zc_write_file(const char *path, const char *s)
+int zc_write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
 	int ret = 0;
@@ -83,7 +43,7 @@ static inline int zc_write_file(const char *path, const char *s)
 	return ret;
 }
 
-static inline long zc_read_long(const char *path)
+long zc_read_long(const char *path)
 {
 	char buf[64];
 
@@ -92,7 +52,7 @@ static inline long zc_read_long(const char *path)
 	return strtol(buf, NULL, 10);
 }
 
-static inline int zc_write_long(const char *path, long v)
+int zc_write_long(const char *path, long v)
 {
 	char buf[32];
 
@@ -100,11 +60,7 @@ static inline int zc_write_long(const char *path, long v)
 	return zc_write_file(path, buf);
 }
 
-/*
- * Parse /proc/buddyinfo.  Returns the number of zones parsed, or -1 when
- * a line does not have the "Node N, zone NAME" prefix and 11 counts.
- */
-static inline int zc_parse_buddyinfo(const char *text, struct zc_buddy *b)
+int zc_parse_buddyinfo(const char *text, struct zc_buddy *b)
 {
 	const char *p = text;
 
@@ -136,7 +92,7 @@ static inline int zc_parse_buddyinfo(const char *text, struct zc_buddy *b)
 	return b->nr;
 }
 
-static inline int zc_read_buddyinfo(struct zc_buddy *b)
+int zc_read_buddyinfo(struct zc_buddy *b)
 {
 	static char buf[8192];
 
@@ -145,9 +101,8 @@ static inline int zc_read_buddyinfo(struct zc_buddy *b)
 	return zc_parse_buddyinfo(buf, b);
 }
 
-/* Free pages held in blocks of at least @order, over all zones. */
-static inline unsigned long zc_free_at_least(const struct zc_buddy *b, int node,
-					     int order)
+unsigned long zc_free_at_least(const struct zc_buddy *b, int node,
+			       int order)
 {
 	unsigned long pages = 0;
 	int i, o;
@@ -161,8 +116,7 @@ static inline unsigned long zc_free_at_least(const struct zc_buddy *b, int node,
 	return pages;
 }
 
-/* Value of the line "<name><sep> value" of @text, -1 if absent */
-static inline long zc_keyed_in(const char *text, const char *name, char sep)
+long zc_keyed_in(const char *text, const char *name, char sep)
 {
 	size_t len = strlen(name);
 	const char *p = text;
@@ -177,11 +131,7 @@ static inline long zc_keyed_in(const char *text, const char *name, char sep)
 	return -1;
 }
 
-/*
- * Value of the line "<name><sep> value" of a /proc file of such lines,
- * -1 if absent.
- */
-static inline long zc_keyed_value(const char *path, const char *name, char sep)
+long zc_keyed_value(const char *path, const char *name, char sep)
 {
 	static char buf[16384];
 
@@ -190,10 +140,7 @@ static inline long zc_keyed_value(const char *path, const char *name, char sep)
 	return zc_keyed_in(buf, name, sep);
 }
 
-#define ZC_TRACING	"/sys/kernel/debug/tracing/"
-
-/* Empty the trace buffer: tracefs does that on an open with O_TRUNC */
-static inline int zc_trace_clear(void)
+int zc_trace_clear(void)
 {
 	int fd = open(ZC_TRACING "trace", O_WRONLY | O_TRUNC);
 
@@ -203,8 +150,7 @@ static inline int zc_trace_clear(void)
 	return 0;
 }
 
-/* Events lost to a full trace buffer, over all CPUs; -1 if unreadable */
-static inline long zc_trace_lost(void)
+long zc_trace_lost(void)
 {
 	char path[96];
 	long lost = 0, v;
@@ -222,18 +168,12 @@ static inline long zc_trace_lost(void)
 	return cpu ? lost : -1;
 }
 
-/* One /proc/vmstat counter, -1 if absent. */
-static inline long zc_vmstat(const char *name)
+long zc_vmstat(const char *name)
 {
 	return zc_keyed_value("/proc/vmstat", name, ' ');
 }
 
-/*
- * @n /proc/vmstat counters from one read of the file into @v. Returns
- * NULL, or the name of the first counter this kernel does not have (its
- * value is -1): a caller must fail on it, never read it as a zero.
- */
-static inline const char *zc_vmstats(const char * const *names, long *v, int n)
+const char *zc_vmstats(const char * const *names, long *v, int n)
 {
 	static char buf[16384];
 	const char *missing = NULL;
@@ -249,12 +189,7 @@ static inline const char *zc_vmstats(const char * const *names, long *v, int n)
 	return missing;
 }
 
-/*
- * Direct compactions that were not deferred, -1 if a counter is absent.
- * compact_stall counts a deferred attempt too (as CONFIG_COMPACTION
- * does), and ours counts each deferred attempt once in compact_deferred.
- */
-static inline long zc_compactions(void)
+long zc_compactions(void)
 {
 	static const char * const names[] = { "compact_stall", "compact_deferred" };
 	long v[2];
@@ -262,34 +197,24 @@ static inline long zc_compactions(void)
 	return zc_vmstats(names, v, 2) ? -1 : v[0] - v[1];
 }
 
-/* @now - @before of a counter; -1 when either reading is -1 (absent) */
-static inline long zc_delta(long before, long now)
+long zc_delta(long before, long now)
 {
 	return before < 0 || now < 0 ? -1 : now - before;
 }
 
-/* One /proc/meminfo field in kB, -1 if absent. */
-static inline long zc_meminfo(const char *name)
+long zc_meminfo(const char *name)
 {
 	return zc_keyed_value("/proc/meminfo", name, ':');
 }
 
-/* Set nr_hugepages and return what the kernel actually allocated. */
-static inline long zc_set_hugepages(long nr)
+long zc_set_hugepages(long nr)
 {
 	if (zc_write_long("/proc/sys/vm/nr_hugepages", nr))
 		return -1;
 	return zc_read_long("/proc/sys/vm/nr_hugepages");
 }
 
-
-/*
- * Fill memory with anonymous pages until MemFree drops to @margin_kb,
- * then free every second page: the freed frames sit between frames still
- * in use, so free memory is left in order-0 blocks. Returns the mapping
- * (its length in *len), or NULL. Uses MADV_DONTNEED, one call per hole.
- */
-static inline char *zc_fragment_anon(long margin_kb, size_t *len)
+char *zc_fragment_anon(long margin_kb, size_t *len)
 {
 	size_t chunk = 16UL << 20, total = 0, max;
 	char *map;
@@ -318,8 +243,7 @@ static inline char *zc_fragment_anon(long margin_kb, size_t *len)
 	return map;
 }
 
-/* Index of the zone with the most present pages, from /proc/zoneinfo */
-static inline int zc_biggest_zone(const struct zc_buddy *b)
+int zc_biggest_zone(const struct zc_buddy *b)
 {
 	static char zi[65536];
 	unsigned long best = 0;
@@ -342,9 +266,7 @@ static inline int zc_biggest_zone(const struct zc_buddy *b)
 	return best_i;
 }
 
-
-/* A field of /sys/devices/system/node/nodeN/meminfo, in kB, -1 if absent */
-static inline long zc_node_meminfo(int node, const char *name)
+long zc_node_meminfo(int node, const char *name)
 {
 	char path[64], key[64], buf[4096], *p;
 
@@ -356,8 +278,7 @@ static inline long zc_node_meminfo(int node, const char *name)
 	return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 
-/* Run on the first CPU of @node, so that allocations are local to it */
-static inline int zc_bind_node(int node)
+int zc_bind_node(int node)
 {
 	char path[64], buf[64];
 	cpu_set_t set;
@@ -370,8 +291,7 @@ static inline int zc_bind_node(int node)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* Allocate memory, the kernel's for this task too, only on node @node */
-static inline int zc_bind_mem_node(int node)
+int zc_bind_mem_node(int node)
 {
 	unsigned long mask = 1UL << node;
 
@@ -379,13 +299,12 @@ static inline int zc_bind_mem_node(int node)
 	return syscall(SYS_set_mempolicy, 2, &mask, sizeof(mask) * 8);
 }
 
-/* Undo zc_bind_mem_node(): MPOL_DEFAULT */
-static inline int zc_unbind_mem(void)
+int zc_unbind_mem(void)
 {
 	return syscall(SYS_set_mempolicy, 0, NULL, 0);
 }
 
-static inline int zc_pagemap_fd(void)
+int zc_pagemap_fd(void)
 {
 	static int fd = -1;
 
@@ -394,17 +313,12 @@ static inline int zc_pagemap_fd(void)
 	return fd;
 }
 
-/* The frame of a pagemap entry: bits 0-54 when bit 63 (present) is set */
-static inline unsigned long zc_pagemap_pfn(unsigned long long e)
+unsigned long zc_pagemap_pfn(unsigned long long e)
 {
 	return e >> 63 ? e & ((1ULL << 55) - 1) : 0;
 }
 
-/*
- * Physical frame of the page mapped at @addr, 0 if none (pagemap; the
- * frame reads as 0 without CAP_SYS_ADMIN too)
- */
-static inline unsigned long zc_pfn(const void *addr)
+unsigned long zc_pfn(const void *addr)
 {
 	unsigned long long e;
 	off_t off = (unsigned long)addr / ZC_PAGE * sizeof(e);
@@ -415,12 +329,7 @@ static inline unsigned long zc_pfn(const void *addr)
 	return zc_pagemap_pfn(e);
 }
 
-/*
- * Frames of the @n pages mapped from @addr on into @pfn, 0 for a page not
- * present, one pread per 512 pages. Returns 0, or -1 if pagemap cannot
- * be read.
- */
-static inline int zc_pfns(const void *addr, size_t n, unsigned long *pfn)
+int zc_pfns(const void *addr, size_t n, unsigned long *pfn)
 {
 	unsigned long long e[512];
 	off_t off = (unsigned long)addr / ZC_PAGE * sizeof(e[0]);
@@ -440,8 +349,7 @@ static inline int zc_pfns(const void *addr, size_t n, unsigned long *pfn)
 	return 0;
 }
 
-/* Write @mb MiB to @path, sync it and drop it from the page cache */
-static inline int zc_make_file(const char *path, long mb)
+int zc_make_file(const char *path, long mb)
 {
 	static char block[1 << 20];
 	long i;
@@ -462,16 +370,7 @@ static inline int zc_make_file(const char *path, long mb)
 	return zc_write_file("/proc/sys/vm/drop_caches", "3");
 }
 
-struct zc_frag {
-	char *keep;		/* anonymous pages that stay */
-	size_t len;		/* length of each mapping */
-	int fd;			/* file whose clean page cache stays */
-	size_t file_pages;	/* file pages read */
-	size_t anon_pages;	/* anonymous pages kept */
-};
-
-/* Undo zc_fragment_node(), also after it failed */
-static inline void zc_unfragment(struct zc_frag *f)
+void zc_unfragment(struct zc_frag *f)
 {
 	if (f->keep && f->keep != MAP_FAILED)
 		munmap(f->keep, f->len);
@@ -482,15 +381,8 @@ static inline void zc_unfragment(struct zc_frag *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/*
- * Fill node @node, from a CPU of its own, with interleaved frames of
- * anonymous memory, clean page cache of @file (read one page at a time,
- * no readahead) and anonymous memory that is then unmapped, until the
- * node's MemFree is down to @margin_kb. Every second frame ends up free,
- * between frames of movable memory. Undo with zc_unfragment().
- */
-static inline int zc_fragment_node(int node, const char *file, long margin_kb,
-				   struct zc_frag *f)
+int zc_fragment_node(int node, const char *file, long margin_kb,
+		     struct zc_frag *f)
 {
 	char buf[ZC_PAGE];
 	char *hole;
@@ -533,8 +425,7 @@ static inline int zc_fragment_node(int node, const char *file, long margin_kb,
 	return 0;
 }
 
-/* Sum of "spanned" (or another zoneinfo field) over the zones of @node */
-static inline unsigned long zc_node_zoneinfo(int node, const char *field)
+unsigned long zc_node_zoneinfo(int node, const char *field)
 {
 	static char zi[65536];
 	char key[32], fkey[48];
@@ -556,13 +447,7 @@ static inline unsigned long zc_node_zoneinfo(int node, const char *field)
 	return sum;
 }
 
-/*
- * The node ids of a sysfs node list such as
- * /sys/devices/system/node/has_memory ("0", "0-1", "0,2-3") into @ids,
- * at most @max of them. Returns how many, or -1 when the file cannot be
- * read or an item is neither a number nor a range.
- */
-static inline int zc_node_list(const char *path, int *ids, int max)
+int zc_node_list(const char *path, int *ids, int max)
 {
 	char buf[256], *p = buf, *end;
 	long a, b;
@@ -595,22 +480,7 @@ static inline int zc_node_list(const char *path, int *ids, int max)
 	return n;
 }
 
-/* PF_KTHREAD (include/linux/sched.h): the task is a kernel thread */
-#define ZC_PF_KTHREAD	0x00200000UL
-
-struct zc_task {
-	char state;		/* R, S, D, I, ... */
-	unsigned long flags;	/* PF_* */
-	unsigned long ticks;	/* utime + stime, in clock ticks (USER_HZ) */
-};
-
-/*
- * Fields 3 (state), 9 (flags), 14 and 15 (utime and stime) of
- * /proc/<pid>/stat, counted from the comm's last closing parenthesis (a
- * comm may hold spaces and parentheses). Returns 0, or -1 when the task
- * is gone or the line does not parse.
- */
-static inline int zc_task_stat(int pid, struct zc_task *t)
+int zc_task_stat(int pid, struct zc_task *t)
 {
 	char path[32], buf[1024], *p;
 	unsigned long utime, stime;
@@ -626,12 +496,7 @@ static inline int zc_task_stat(int pid, struct zc_task *t)
 	return 0;
 }
 
-/*
- * Pid of the kernel thread whose comm is @comm (PF_KTHREAD: a user task
- * of the same name does not count), -1 if there is none. *@count, if
- * not NULL, gets how many such threads there are.
- */
-static inline int zc_kthread_pid(const char *comm, int *count)
+int zc_kthread_pid(const char *comm, int *count)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *e;
@@ -664,12 +529,7 @@ static inline int zc_kthread_pid(const char *comm, int *count)
 	return pid;
 }
 
-/*
- * CPU time, utime + stime in clock ticks (USER_HZ), of the kernel threads
- * @name<nid> of nodes 0-7, summed; -1 when none of them exists (a kernel
- * without that thread). *@count, if not NULL, gets how many there are.
- */
-static inline long zc_kthread_ticks(const char *name, int *count)
+long zc_kthread_ticks(const char *name, int *count)
 {
 	struct zc_task t;
 	char comm[32];
@@ -689,16 +549,7 @@ static inline long zc_kthread_ticks(const char *name, int *count)
 	return n ? ticks : -1;
 }
 
-#define ZC_PROACTIVENESS	"/proc/sys/vm/compaction_proactiveness"
-
-/*
- * Wait, up to @max_ms, until every kcompactd<nid> thread of the nodes
- * 0..7 is asleep (S) in two looks 100 ms apart with no CPU used between
- * them: a background run that spans a test's counter reads would make
- * its counts and events disagree. Returns 0, or -1 when a thread kept
- * working. A kernel without the threads has nothing to wait for.
- */
-static inline int zc_kcompactd_settle(long max_ms)
+int zc_kcompactd_settle(long max_ms)
 {
 	long waited;
 
@@ -726,25 +577,7 @@ static inline int zc_kcompactd_settle(long max_ms)
 	return -1;
 }
 
-/*
- * zc_kcompactd_settle(), or the end of the program: a measurement that
- * a busy background compactor would spoil is never made. @what says
- * which.
- */
-static inline void zc_kcompactd_quiet(long max_ms, const char *what)
-{
-	if (zc_kcompactd_settle(max_ms))
-		ksft_exit_fail_msg("kcompactd still busy after %ld ms: cannot measure %s\n",
-				   max_ms, what);
-}
-
-/*
- * A zone's fragmentation score as proactive compaction counts it
- * (mm/compaction.c, extfrag_for_order() at the huge page order): the
- * percentage of its free pages that are not in free blocks of order
- * >= 9, rounded down; 0 when nothing is free.
- */
-static inline unsigned long zc_zone_score(const struct zc_zone *z)
+unsigned long zc_zone_score(const struct zc_zone *z)
 {
 	unsigned long free = 0, big = 0;
 	int o;
@@ -757,12 +590,8 @@ static inline unsigned long zc_zone_score(const struct zc_zone *z)
 	return free ? (free - big) * 100 / free : 0;
 }
 
-/*
- * Field @field (present, managed, high, ...) of zone @zone of node @node
- * in @zoneinfo, the text of /proc/zoneinfo; -1 if absent.
- */
-static inline long zc_zone_field(const char *zoneinfo, int node, const char *zone,
-				 const char *field)
+long zc_zone_field(const char *zoneinfo, int node, const char *zone,
+		   const char *field)
 {
 	char key[64], fkey[48];
 	const char *p, *next, *f;
@@ -780,14 +609,7 @@ static inline long zc_zone_field(const char *zoneinfo, int node, const char *zon
 	return (long)v;
 }
 
-/*
- * Node @node's fragmentation score as kcompactd's proactive compaction
- * computes it (fragmentation_score_node()): over the node's populated
- * zones, the sum of zc_zone_score() * the zone's present pages / (the
- * node's present pages + 1), in the kernel's integer arithmetic; 0..100.
- * -1 when buddyinfo or zoneinfo cannot be read or the node has no memory.
- */
-static inline long zc_node_score(int node)
+long zc_node_score(int node)
 {
 	static char zi[1 << 18];
 	unsigned long present[ZC_MAX_ZONES], node_present = 0, score = 0;
@@ -815,8 +637,7 @@ static inline long zc_node_score(int node)
 	return (long)score;
 }
 
-/* Ask node @node for @nr huge pages; returns what it has afterwards */
-static inline long zc_node_hugepages(int node, long nr)
+long zc_node_hugepages(int node, long nr)
 {
 	char path[96];
 
@@ -828,7 +649,7 @@ static inline long zc_node_hugepages(int node, long nr)
 	return zc_read_long(path);
 }
 
-static inline double zc_now(void)
+double zc_now(void)
 {
 	struct timespec ts;
 
@@ -836,7 +657,7 @@ static inline double zc_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static inline void zc_print_buddy_node(const char *what, int node)
+void zc_print_buddy_node(const char *what, int node)
 {
 	struct zc_buddy b;
 	char line[256];
@@ -854,20 +675,8 @@ static inline void zc_print_buddy_node(const char *what, int node)
 	}
 }
 
-/*
- * One letter per pageblock from /proc/kpageflags: R reserved, S slab,
- * U other kernel memory, H huge page, M movable (LRU pages and free
- * pages), F free. The limit counts the blocks whose every page is free
- * or on the LRU and evictable: what a compactor plus reclaim could turn
- * into huge pages. Pages with no flags at all are counted as free (the
- * tails of free buddy blocks look like that; so would a few kernel
- * allocations, which can only make the limit higher, never lower).
- * @hist, if not NULL, counts the blocks of the limit by the LRU pages
- * they hold, in fifths of a block (hist[5]: all 512), and @used, if not
- * NULL, gets the LRU pages of each block of the limit, *@limit of them.
- */
-static inline long zc_pageblock_map(char *map, long max_blocks, long *limit,
-				    long *hist, long *used)
+long zc_pageblock_map(char *map, long max_blocks, long *limit,
+		      long *hist, long *used)
 {
 	static unsigned long long flags[512];
 	long blocks = 0;
@@ -927,8 +736,7 @@ static inline long zc_pageblock_map(char *map, long max_blocks, long *limit,
 	return blocks;
 }
 
-/* An anonymous mapping of @len aligned to a huge page, NULL on failure */
-static inline char *zc_map_hpage_aligned(size_t len)
+char *zc_map_hpage_aligned(size_t len)
 {
 	size_t hpage = ZC_PAGE << ZC_HPAGE_ORDER;
 	char *p = mmap(NULL, len + hpage, PROT_READ | PROT_WRITE,
@@ -944,8 +752,7 @@ static inline char *zc_map_hpage_aligned(size_t len)
 	return a;
 }
 
-/* The benchmarks' data channel: argv[1], or the guest's second serial port */
-static inline FILE *zc_data_channel(int argc, char **argv)
+FILE *zc_data_channel(int argc, char **argv)
 {
 	FILE *out = fopen(argc > 1 ? argv[1] : "/dev/ttyS1", "w");
 
@@ -954,32 +761,15 @@ static inline FILE *zc_data_channel(int argc, char **argv)
 	return out;
 }
 
-#define ZC_THP_ENABLED	"/sys/kernel/mm/transparent_hugepage/enabled"
-
-/*
- * The seed's benchmarks measure huge pages from nr_hugepages alone, as a
- * user of hugetlbfs would set it up: no transparent huge pages, so that
- * khugepaged and THP faults do not compete for the blocks. Returns what
- * a "meta,thp" line says: "never", or "absent" on a kernel without THP;
- * NULL when THP could not be turned off.
- */
-static inline const char *zc_thp_never(void)
+const char *zc_thp_never(void)
 {
 	if (access(ZC_THP_ENABLED, F_OK))
 		return "absent";
 	return zc_write_file(ZC_THP_ENABLED, "never") ? NULL : "never";
 }
 
-/* The most /proc/vmstat counters a benchmark's delta lines carry */
-#define ZC_MAX_COUNTERS	32
-
-/*
- * The deltas @c1 - @c0 of @n counters as CSV fields on @out, an empty one
- * for a counter the kernel does not have (-1, never a zero), and the end
- * of the line
- */
-static inline void zc_print_deltas(FILE *out, const long *c0, const long *c1,
-				   int n)
+void zc_print_deltas(FILE *out, const long *c0, const long *c1,
+		     int n)
 {
 	int i;
 
@@ -992,31 +782,12 @@ static inline void zc_print_deltas(FILE *out, const long *c0, const long *c1,
 	fprintf(out, "\n");
 }
 
-/*
- * The seed's fragmenting workload (make run's benchmark): files of
- * ZC_SEED_FILE_PAGES pages totalling twice the RAM, written in parallel
- * by ZC_SEED_WRITERS writers with 4 KiB writes; the file tree walked (the
- * seed ran updatedb); every second file deleted. Free memory is left in
- * holes between the page cache of the files that stay.
- */
-#define ZC_SEED_FILE_PAGES	128
-#define ZC_SEED_WRITERS		32
-#define ZC_SEED_ROOT		"/mnt/fill"
-
-struct zc_seed {
-	long files;		/* files written, every second one deleted */
-	long walked;		/* entries the walk found */
-	int failed;		/* writers that did not write all their files */
-	double fill_s;		/* time of the writing and its sync */
-};
-
-static inline void zc_seed_path(char *buf, size_t len, long i)
+void zc_seed_path(char *buf, size_t len, long i)
 {
 	snprintf(buf, len, ZC_SEED_ROOT "/d%02ld/f%06ld", i % 64, i);
 }
 
-/* Writer @w writes files w, w + ZC_SEED_WRITERS, ... and exits */
-static inline void zc_seed_writer(int w, long nr_files)
+void zc_seed_writer(int w, long nr_files)
 {
 	static char page[ZC_PAGE];
 	char path[64];
@@ -1039,8 +810,7 @@ static inline void zc_seed_writer(int w, long nr_files)
 	_exit(0);
 }
 
-/* Entries under @dir, counted by lstat()ing each, as updatedb would */
-static inline long zc_seed_walk(const char *dir)
+long zc_seed_walk(const char *dir)
 {
 	struct dirent *d;
 	struct stat st;
@@ -1064,14 +834,8 @@ static inline long zc_seed_walk(const char *dir)
 	return n;
 }
 
-/*
- * Run the seed's workload (see above) into @s: "meta" lines for the files
- * and the fill on @out, progress on the console after "@who: ". Returns
- * 0, or -1 with errno set when a writer could not be started (those
- * already started are killed, by their own pids only).
- */
-static inline int zc_seed_fragment(FILE *out, const char *who,
-				   struct zc_seed *s)
+int zc_seed_fragment(FILE *out, const char *who,
+		     struct zc_seed *s)
 {
 	pid_t pids[ZC_SEED_WRITERS];
 	char path[64];
@@ -1128,30 +892,18 @@ static inline int zc_seed_fragment(FILE *out, const char *who,
 	return 0;
 }
 
-struct zc_steps {
-	long final;		/* huge pages after the last step */
-	int steps;
-	int first_fail;		/* first step that got less, -1: none */
-	double ms;		/* time of all steps */
-};
-
-/*
- * The seed's allocation phase: raise nr_hugepages in steps of 5% of RAM
- * until a step gains nothing (or 40 steps), timing each step. A line
- * "step,<n>,<requested>,<obtained>,<ms>,<deltas>" per step on @out, the
- * deltas those of the @n /proc/vmstat counters @names (zc_print_deltas());
- * progress on the console after "@who: ".
- */
-static inline void zc_hugepage_steps(FILE *out, const char *who,
-				     const char * const *names, int n,
-				     struct zc_steps *s)
+void zc_hugepage_steps(FILE *out, const char *who,
+		       const char * const *names, int n,
+		       struct zc_steps *s)
 {
 	long step = zc_meminfo("MemTotal") / 20 / 2048, prev = 0;
 	long c0[ZC_MAX_COUNTERS], c1[ZC_MAX_COUNTERS];
 
-	if (n > ZC_MAX_COUNTERS)
-		ksft_exit_fail_msg("%s: %d counters, at most %d\n", who, n,
-				   ZC_MAX_COUNTERS);
+	if (n > ZC_MAX_COUNTERS) {
+		ksft_print_msg("%s: %d counters, at most %d\n", who, n,
+			       ZC_MAX_COUNTERS);
+		exit(KSFT_FAIL);
+	}
 	memset(s, 0, sizeof(*s));
 	s->first_fail = -1;
 	fprintf(out, "meta,step,%ld\n", step);
@@ -1180,5 +932,3 @@ static inline void zc_hugepage_steps(FILE *out, const char *who,
 	}
 	s->final = prev;
 }
-
-#endif /* ZC_H */

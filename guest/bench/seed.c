@@ -5,8 +5,8 @@
  * file tree (the seed ran updatedb); delete every second file; then
  * raise nr_hugepages in steps of 5% of RAM until a step gains nothing.
  *
- * The fill and the steps are zc.h's zc_seed_fragment() and
- * zc_hugepage_steps(), which guest/idle.c runs too. Results go to the
+ * The fill and the steps are zc.c's zc_seed_fragment() and
+ * zc_hugepage_steps(), which guest/bench/idle.c runs too. Results go to the
  * data channel (argv[1], the guest's second serial port) as CSV lines;
  * the console gets progress and a KTAP summary.
  *
