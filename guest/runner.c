@@ -66,8 +66,9 @@ static const char * const settings[] = {
 
 /*
  * The value of a setting as it is written back: a THP mode's selected
- * word ("always [madvise] never" is "madvise"), otherwise the first
- * word ("7 (expanded: 1408)" is "7"). Empty when it cannot be read.
+ * word ("always [madvise] never" is "madvise"), the size a trace buffer
+ * is used at ("7 (expanded: 1408)" is 1408: it grows to that on first
+ * use), otherwise the first word. Empty when it cannot be read.
  */
 static void setting_read(const char *path, char *val, size_t size)
 {
@@ -82,7 +83,11 @@ static void setting_read(const char *path, char *val, size_t size)
 	fclose(f);
 	buf[n] = '\0';
 	p = strchr(buf, '[');
-	if (p && (e = strchr(p, ']'))) {
+	e = strstr(buf, "(expanded: ");
+	if (e) {
+		p = e + strlen("(expanded: ");
+		p[strspn(p, "0123456789")] = '\0';
+	} else if (p && (e = strchr(p, ']'))) {
 		p++;
 		*e = '\0';
 	} else {

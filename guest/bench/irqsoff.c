@@ -134,6 +134,8 @@ static void run(const char *phase, int rounds)
 				      phase, worst, rounds);
 }
 
+static struct zc_trace_saved trace_saved;
+
 int main(void)
 {
 	const char *env = getenv("ZC_NODES");
@@ -154,7 +156,11 @@ int main(void)
 			ksft_exit_fail_msg("cannot write %s\n", file);
 	}
 	ksft_set_plan(2);
+	/* Put back at the end: the runner fails a program that changes it */
+	if (zc_trace_save(&trace_saved))
+		ksft_exit_fail_msg("cannot read the trace settings\n");
 	run("compact", rounds);
 	run("allocate", rounds);
+	zc_trace_restore(&trace_saved);
 	ksft_finished();
 }

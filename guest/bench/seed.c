@@ -213,6 +213,7 @@ static long trace_report(void)
 			a->free += atol(nr + 11);
 	}
 	fclose(f);
+	zc_write_file(ZC_TRACING "events/compaction/enable", "0");
 	for (i = 0; i < n; i++) {
 		attempt_print(&open_[i]);
 		count++;
@@ -287,6 +288,8 @@ static long cost_floor(long *used, long nr, long n)
 	return sum;
 }
 
+static struct zc_trace_saved trace_saved;
+
 int main(int argc, char **argv)
 {
 	static char map[1 << 16];
@@ -306,6 +309,9 @@ int main(int argc, char **argv)
 
 	ksft_print_header();
 	ksft_set_plan(3);
+	/* Put back at the end: the runner fails a program that changes it */
+	if (zc_trace_save(&trace_saved))
+		ksft_exit_fail_msg("cannot read the trace settings\n");
 	out = zc_data_channel(argc, argv);
 	if (!out)
 		ksft_exit_fail_msg("no data channel\n");
@@ -411,5 +417,6 @@ int main(int argc, char **argv)
 		ksft_test_result_fail("bench_alloc: steps recorded %ld huge pages in %d steps, HugePages_Total %ld\n",
 				      st.final, st.steps, hp_total);
 	zc_set_hugepages(0);
+	zc_trace_restore(&trace_saved);
 	ksft_finished();
 }

@@ -230,6 +230,7 @@ static int run(int threads, long margin_mb, long percent)
 int main(int argc, char **argv)
 {
 	const char *list = getenv("ZC_THP_THREADS");
+	long min_free = zc_read_long("/proc/sys/vm/min_free_kbytes");
 	long margin_mb = getenv("ZC_THP_MARGIN_MB") ? atol(getenv("ZC_THP_MARGIN_MB")) : 16;
 	long percent = getenv("ZC_THP_PERCENT") ? atol(getenv("ZC_THP_PERCENT")) : 80;
 	long file_mb = zc_meminfo("MemTotal") / 1024;
@@ -282,6 +283,8 @@ int main(int argc, char **argv)
 		}
 	}
 	unlink(FILE_PATH);
+	/* The reserve as the guest had it before THP was turned on */
+	zc_write_long("/proc/sys/vm/min_free_kbytes", min_free);
 	fprintf(out, "done\n");
 	ksft_test_result(ok == runs && runs > 0, "thpscale: %s, %d of %d runs complete\n",
 			 mode, ok, runs);

@@ -150,6 +150,35 @@ int zc_trace_clear(void)
 	return 0;
 }
 
+/* buffer_size_kb as the size the buffer is used at */
+static long zc_trace_kb(void)
+{
+	char buf[64], *p;
+
+	if (zc_read_file(ZC_TRACING "buffer_size_kb", buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "(expanded: ");
+	return strtol(p ? p + strlen("(expanded: ") : buf, NULL, 10);
+}
+
+int zc_trace_save(struct zc_trace_saved *s)
+{
+	s->on = zc_read_long(ZC_TRACING "tracing_on");
+	s->kb = zc_trace_kb();
+	return s->on < 0 || s->kb <= 0 ? -1 : 0;
+}
+
+int zc_trace_restore(const struct zc_trace_saved *s)
+{
+	int err = 0;
+
+	if (s->kb > 0 && zc_trace_kb() != s->kb)
+		err |= zc_write_long(ZC_TRACING "buffer_size_kb", s->kb);
+	if (s->on >= 0)
+		err |= zc_write_long(ZC_TRACING "tracing_on", s->on);
+	return err ? -1 : 0;
+}
+
 long zc_trace_lost(void)
 {
 	char path[96];

@@ -82,6 +82,22 @@ long zc_keyed_value(const char *path, const char *name, char sep);
 /* Empty the trace buffer: tracefs does that on an open with O_TRUNC */
 int zc_trace_clear(void);
 
+/* What a program that traces changes, to be put back as it was */
+struct zc_trace_saved {
+	long on;	/* tracing_on */
+	long kb;	/* buffer_size_kb, the size once expanded */
+};
+
+/*
+ * Read tracing_on and the buffer's size; buffer_size_kb reads
+ * "7 (expanded: 1408)" until the buffer is first used, and the size it
+ * is used at, 1408, is the one kept. Returns 0, -1 if unreadable.
+ */
+int zc_trace_save(struct zc_trace_saved *s);
+
+/* Put back what zc_trace_save() read; 0, or -1 if a write failed */
+int zc_trace_restore(const struct zc_trace_saved *s);
+
 /* Events lost to a full trace buffer, over all CPUs; -1 if unreadable */
 long zc_trace_lost(void);
 

@@ -251,26 +251,39 @@ static long work_proc(unsigned long seed)
 	return bad;
 }
 
-/* The compactors: compact_node over every node, and huge page churn */
+/*
+ * The compactors: compact_node over every node, and huge page churn.
+ * Each exits 0 only when it did its work (a write to compact_node that
+ * succeeded, none that failed; a round that got huge pages), 3
+ * otherwise: a compactor that ran but did nothing has not raced.
+ */
 static void compact_nodes_loop(void)
 {
+	long writes = 0, errors = 0;
 	int node = 0;
 
 	while (!stop) {
-		zc_write_long("/proc/sys/vm/compact_node", node);
+		if (zc_write_long("/proc/sys/vm/compact_node", node))
+			errors++;
+		else
+			writes++;
 		node = (node + 1) % nodes;
 		usleep(20 * 1000);
 	}
-	_exit(0);
+	if (errors)
+		fprintf(stderr, "compact_node: %ld of %ld writes failed\n", errors, errors + writes);
+	_exit(writes && !errors ? 0 : 3);
 }
 
 static void hugepage_loop(long target)
 {
+	long rounds = 0;
+
 	while (!stop) {
-		zc_set_hugepages(target);
+		rounds += zc_set_hugepages(target) > 0;
 		zc_set_hugepages(0);
 	}
-	_exit(0);
+	_exit(rounds ? 0 : 3);
 }
 
 /*
@@ -368,13 +381,14 @@ static void race(const char *name, long (*work)(unsigned long))
 			broken++;
 	}
 	for (i = 0; i < 2; i++)
-		compactors += comp[i] > 0 && waitpid(comp[i], &status, 0) == comp[i];
+		compactors += comp[i] > 0 && waitpid(comp[i], &status, 0) == comp[i] &&
+			      WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	zc_set_hugepages(0);
 	/* A missing counter fails the race: -1 - -1 would read as 0 */
 	moved = zc_delta(moved, zc_vmstat("compact_pages_moved"));
 	stall = zc_delta(stall, zc_compactions());
 	ksft_test_result(!failed && !broken && compactors == 2 && moved > 0 && stall > 0,
-			 "race_%s: %.0fs, %d of %d workers saw wrong data, %d could not run; %d of 2 compactors ran; compact_pages_moved +%ld, direct compactions +%ld (want > 0)\n",
+			 "race_%s: %.0fs, %d of %d workers saw wrong data, %d could not run; %d of 2 compactors did their work; compact_pages_moved +%ld, direct compactions +%ld (want > 0)\n",
 			 name, zc_now() - t0, failed, NR_WORKERS, broken, compactors, moved,
 			 stall);
 }

@@ -39,6 +39,7 @@
 #define FILL		"/mnt/zc-thp"
 #define HPAGE		(2UL << 20)
 #define FAULT_MB	32
+#define RANGES		(FAULT_MB / 2)	/* huge page sized ranges faulted */
 #define DATA_MB		64
 #define EAT_MB		128UL
 static long margin_kb;
@@ -177,18 +178,29 @@ static void test_defrag(void)
 	if (proactive > 0)
 		zc_write_long(ZC_PROACTIVENESS, proactive);
 
+	/*
+	 * Each run faults RANGES huge page sized ranges on a node with every
+	 * second frame free and no free huge page: a compactor that works
+	 * serves them all (measured: 16 of 16 under madvise and always),
+	 * and with compaction barred they all fall back (16 of 16 under
+	 * defer and never). Three quarters leaves room for a range the
+	 * kernel's own allocations take meanwhile, and fails a compactor
+	 * that serves some faults by chance (a block freed meanwhile) but
+	 * not as the mode says.
+	 */
 	/* madvise: the madvised faults compact, and get huge pages */
-	ok = m.stall > 0 && m.alloc > 0;
-	ksft_test_result(ok, "thp_defrag_madvise: compact_stall +%ld, %ld huge faults\n",
-			 m.stall, m.alloc);
+	ok = m.stall > 0 && m.alloc * 4 >= RANGES * 3;
+	ksft_test_result(ok, "thp_defrag_madvise: compact_stall +%ld, %ld of %d faults huge (want >= 3/4)\n",
+			 m.stall, m.alloc, RANGES);
 	/* defer and never: no compaction in the fault, small pages instead */
-	ok = d.stall == 0 && n.stall == 0 && d.fallback > 0 && n.fallback > 0;
-	ksft_test_result(ok, "thp_defrag_defer_never: compact_stall +%ld and +%ld, fallbacks %ld and %ld\n",
-			 d.stall, n.stall, d.fallback, n.fallback);
+	ok = d.stall == 0 && n.stall == 0 && d.fallback * 4 >= RANGES * 3 &&
+	     n.fallback * 4 >= RANGES * 3;
+	ksft_test_result(ok, "thp_defrag_defer_never: compact_stall +%ld and +%ld, fallbacks %ld and %ld of %d (want >= 3/4)\n",
+			 d.stall, n.stall, d.fallback, n.fallback, RANGES);
 	/* always, not madvised: compaction (the passes' modes for the log) */
-	ok = a.stall > 0 && a.alloc > 0;
-	ksft_test_result(ok, "thp_defrag_always: compact_stall +%ld, %ld huge faults (%ld async and %ld sync passes)\n",
-			 a.stall, a.alloc, a.begin_async, a.begin_sync);
+	ok = a.stall > 0 && a.alloc * 4 >= RANGES * 3;
+	ksft_test_result(ok, "thp_defrag_always: compact_stall +%ld, %ld of %d faults huge (want >= 3/4; %ld async and %ld sync passes)\n",
+			 a.stall, a.alloc, RANGES, a.begin_async, a.begin_sync);
 }
 
 static inline unsigned long pattern(size_t page, size_t word)

@@ -105,6 +105,8 @@ static int sums_match(const char *what, const struct sums *s,
 	return bad;
 }
 
+static struct zc_trace_saved trace_saved;
+
 int main(void)
 {
 	long c0[NR_COUNTERS], c1[NR_COUNTERS], lost, h, proactive;
@@ -116,6 +118,9 @@ int main(void)
 
 	ksft_print_header();
 	ksft_set_plan(4);
+	/* Put back at the end: the runner fails a program that changes it */
+	if (zc_trace_save(&trace_saved))
+		ksft_exit_fail_msg("cannot read the trace settings\n");
 
 	for (i = 0; i < NR_EVENTS; i++) {
 		snprintf(path, sizeof(path), ZC_TRACING "events/compaction/%s/format", events[i]);
@@ -225,5 +230,6 @@ int main(void)
 	else
 		ksft_test_result_fail("direct_free_side: %ld looked at for %ld pages taken (bound: 4 per page)\n",
 				      s.v[1], s.free_taken);
+	zc_trace_restore(&trace_saved);
 	ksft_finished();
 }
