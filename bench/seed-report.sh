@@ -91,11 +91,11 @@ while read -r k r tr f; do
 	}' >> "$D/runs.csv"
 done < "$D/.files"
 
-# attempts.csv: every direct compaction of the traced runs' allocation
-# phases (guest/bench/seed.c, "attempt" lines)
+# attempts.csv: every direct compaction of the complete traced runs'
+# allocation phases (guest/bench/seed.c, "attempt" lines)
 echo "kernel,run,us,migrate_scanned,free_scanned,zones,order,status" > "$D/attempts.csv"
 while read -r k r tr f; do
-	[ "$tr" = 1 ] || continue
+	[ "$tr" = 1 ] && tr -d '\r' < "$f" | grep -q '^done' || continue
 	tr -d '\r' < "$f" | awk -F, -v k="$k" -v r="$r" "$CSV_AWK"'
 	$1 == "cols" { cols(); next }
 	$1 == "attempt" { print k "," r "," t("attempt", "us") "," t("attempt", "migrate_scanned") "," t("attempt", "free_scanned") "," t("attempt", "zones") "," t("attempt", "order") "," t("attempt", "status") }'
