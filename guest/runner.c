@@ -110,6 +110,29 @@ static int setting_write(const char *path, const char *val)
 
 static char before[NR_SETTINGS][64];
 
+/*
+ * Until it is first used, the trace buffer reads "7 (expanded: 1408)";
+ * used, it grows to that size, which reads back rounded to its pages
+ * ("1410"). Grow it here, before the snapshot, so that a program's
+ * first use of tracing is not taken for a change it made.
+ */
+static void trace_buffer_expand(void)
+{
+	char kb[64];
+	FILE *f = fopen(TRACING "buffer_size_kb", "r");
+	size_t n;
+
+	if (!f)
+		return;
+	n = fread(kb, 1, sizeof(kb) - 1, f);
+	fclose(f);
+	kb[n] = '\0';
+	if (strstr(kb, "(expanded: ")) {
+		setting_read(TRACING "buffer_size_kb", kb, sizeof(kb));
+		setting_write(TRACING "buffer_size_kb", kb);
+	}
+}
+
 /* Restore what the program left changed; how many settings were */
 static int settings_restore(const char *prog)
 {
@@ -185,6 +208,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: runner SECONDS PROGRAM\n");
 		return 2;
 	}
+	trace_buffer_expand();
 	for (rc = 0; rc < (int)NR_SETTINGS; rc++)
 		setting_read(settings[rc], before[rc], sizeof(before[rc]));
 	if (pipe(fds))

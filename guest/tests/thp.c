@@ -182,20 +182,22 @@ static void test_defrag(void)
 	 * Each run faults RANGES huge page sized ranges on a node with every
 	 * second frame free and no free huge page: a compactor that works
 	 * serves them all (measured: 16 of 16 under madvise and always),
-	 * and with compaction barred they all fall back (16 of 16 under
-	 * defer and never). Three quarters leaves room for a range the
-	 * kernel's own allocations take meanwhile, and fails a compactor
-	 * that serves some faults by chance (a block freed meanwhile) but
-	 * not as the mode says.
+	 * and with compaction barred they all fall back under never (16 of
+	 * 16). Three quarters leaves room for a range the kernel's own
+	 * allocations take meanwhile, and fails a compactor that serves
+	 * some faults by chance (a block freed meanwhile) but not as the
+	 * mode says. Under defer a fault that falls short wakes kcompactd,
+	 * whose blocks serve later faults (measured: 6 huge, 10 fallbacks):
+	 * there the fault itself must not compact, and fall back.
 	 */
 	/* madvise: the madvised faults compact, and get huge pages */
 	ok = m.stall > 0 && m.alloc * 4 >= RANGES * 3;
 	ksft_test_result(ok, "thp_defrag_madvise: compact_stall +%ld, %ld of %d faults huge (want >= 3/4)\n",
 			 m.stall, m.alloc, RANGES);
 	/* defer and never: no compaction in the fault, small pages instead */
-	ok = d.stall == 0 && n.stall == 0 && d.fallback * 4 >= RANGES * 3 &&
+	ok = d.stall == 0 && n.stall == 0 && d.fallback > 0 &&
 	     n.fallback * 4 >= RANGES * 3;
-	ksft_test_result(ok, "thp_defrag_defer_never: compact_stall +%ld and +%ld, fallbacks %ld and %ld of %d (want >= 3/4)\n",
+	ksft_test_result(ok, "thp_defrag_defer_never: compact_stall +%ld and +%ld, fallbacks %ld and %ld of %d (want some, and >= 3/4)\n",
 			 d.stall, n.stall, d.fallback, n.fallback, RANGES);
 	/* always, not madvised: compaction (the passes' modes for the log) */
 	ok = a.stall > 0 && a.alloc * 4 >= RANGES * 3;
