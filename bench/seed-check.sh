@@ -37,18 +37,21 @@ echo "ok 1 bench-params"
 OUTDIR=$TOP/build/bench-check
 bench_open ""
 bench_setup "guest: 512M, 2 nodes, 2 cpus; untraced runs: 1" "ours: $(grep series "$TOP/build/ours/version")"
+echo ours-1 > "$OUTD/planned"
 "$TOP/scripts/disk.sh" "$OUTD/disk.img" $(( 512 * 5 / 2 + 256 )) >&2
 DISK=$OUTD/disk.img MEM=512M NODES=2 TIMEOUT=1500 APPEND="ZC_TEST_TIMEOUT=1400 ZC_TRACE=0" \
 	bench_boot ours-1 ours seed || true
 rm -f "$OUTD/disk.img"
 bench_close latest
-"$TOP/bench/seed-report.sh" "$OUTD" ours >&2 || true
+"$TOP/bench/seed-report.sh" "$OUTD" ours >&2 && rrc=0 || rrc=$?
 
 echo "# zc-run: bench-small"
 # The guest's own results (fill, limit, allocation) and any splat are
 # counted from its log, build/bench-check/ours-1.log, by make test.
 echo "    1..1"
-if [ -s "$OUTD/runs.csv" ]; then
+if [ "$rrc" != 0 ]; then
+	echo "    not ok 1 bench_result: bench/seed-report.sh exit $rrc"
+elif [ -s "$OUTD/runs.csv" ]; then
 	"$TOP/bench/seed-judge.sh" "$OUTD" || true
 else
 	echo "    not ok 1 bench_result: no runs.csv in $OUTD"

@@ -23,15 +23,24 @@ runs() {
 	done
 }
 runs > "$D/.files"
+# Planned runs whose data never came (bench/seed.sh's "planned")
+missing=""
+if [ -f "$D/planned" ]; then
+	while read -r id; do [ -f "$D/$id.csv" ] || missing="$missing $id"; done < "$D/planned"
+fi
 
 # steps.csv: one row per step of the untraced runs, the guest's step
 # fields by name, a counter the kernel does not have an empty field
 first=$(awk '$3 == 0 { print $4; exit }' "$D/.files")
 [ -n "$first" ] || die "no untraced run in $D"
-tr -d '\r' < "$first" | awk -F, '$1 == "cols" && $2 == "step" { $1 = "kernel"; $2 = "run"; print; exit }' OFS=, > "$D/steps.csv"
-[ -s "$D/steps.csv" ] || { echo "$first: no cols,step line" >&2; exit 3; }
+stepcols=$(tr -d '\r' < "$first" | grep -m1 '^cols,step,' || true)
+[ -n "$stepcols" ] || { echo "$first: no cols,step line" >&2; exit 3; }
+echo "$stepcols" | sed 's/^cols,step,/kernel,run,/' > "$D/steps.csv"
 while read -r k r tr f; do
 	[ "$tr" = 0 ] || continue
+	# One header for all: every run must name its step fields alike
+	[ "$(tr -d '\r' < "$f" | grep -m1 '^cols,step,' || true)" = "$stepcols" ] ||
+		{ echo "$f: its cols,step line differs from $first's" >&2; exit 3; }
 	tr -d '\r' < "$f" | awk -F, -v k="$k" -v r="$r" '$1 == "step" { $1 = k "," r; print }' OFS=,
 done < "$D/.files" >> "$D/steps.csv"
 
@@ -40,7 +49,7 @@ done < "$D/.files" >> "$D/steps.csv"
 # the start of the allocation phase and the end (background work
 # included); CPU times are ms. An empty field: the kernel has no such
 # counter or thread, or the run was not traced.
-RUNCOLS="kernel,run,traced,complete,splat,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,migrate_scanned,free_scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,kcompactd_ms_alloc,kcompactd_ms_whole,kswapd_ms_alloc,kswapd_ms_whole,proactiveness,floor,moved_over_floor,inodesteal,slabs_scanned,kcompactd_rounds,kcompactd_proactive_rounds,kcompactd_zone_runs,trace_lost"
+RUNCOLS="kernel,run,traced,trace,complete,splat,mem_kb,limit,pageblocks,prefree,final,pct_ram,pct_limit,first_fail,time_to_fail_s,alloc_s,reclaimed,attempts,deferred,successes,failures,moved,scanned,migrate_scanned,free_scanned,scanned_per_hp,fill_moved,fill_scanned,whole_moved,whole_scanned,kcompactd_ms_alloc,kcompactd_ms_whole,kswapd_ms_alloc,kswapd_ms_whole,proactiveness,floor,moved_over_floor,inodesteal,slabs_scanned,kcompactd_rounds,kcompactd_proactive_rounds,kcompactd_zone_runs,trace_lost"
 echo "$RUNCOLS" > "$D/runs.csv"
 while read -r k r tr f; do
 	splat=0
@@ -73,9 +82,10 @@ while read -r k r tr f; do
 	}
 	$1 == "done" { done = 1 }
 	END {
-	if (_BAD) exit 3
+		if (_BAD) exit 3
 		sc = add(sum["msc"], sum["fsc"])
-		printf "%s,%s,%d,%d,%d,%s,%d,%d,%d,%d,%.1f,%s,%s,%s,%.2f", k, r, tr, done, splat,
+		if (!("trace_lost" in m) || m["trace_lost"] < 0) m["trace_lost"] = ""
+		printf "%s,%s,%d,%s,%d,%d,%s,%d,%d,%d,%d,%.1f,%s,%s,%s,%.2f", k, r, tr, mv("trace"), done, splat,
 			mv("mem_kb"), limit, blocks, mv("prefree"), last,
 			m["mem_kb"] ? last * 2048 * 100 / m["mem_kb"] : 0,
 			(limit > 0 ? sprintf("%.1f", last * 100 / limit) : ""), mv("first_fail"),
@@ -104,9 +114,10 @@ done < "$D/.files" >> "$D/attempts.csv"
 # summary.md: the untraced runs, every column median (min-max) over the
 # complete ones; the first complete untraced run of each kernel for the
 # per-step tables and plots
-awk -F, -v kernels="$KERNELS" -v setup="$D/setup.txt" "$CSV_AWK$STAT_AWK"'
+awk -F, -v kernels="$KERNELS" -v setup="$D/setup.txt" -v missing="$missing" "$CSV_AWK$STAT_AWK"'
 # The values of column "name" of kernel k, complete untraced runs
 function vals(k, name,   i, l) {
+	if (!(name in COL)) { printf "runs.csv: no column \"%s\"\n", name > "/dev/stderr"; _BAD = 1; exit 3 }
 	l = ""
 	for (i = 1; i <= nr; i++)
 		if (R[i, "kernel"] == k && R[i, "complete"] && !R[i, "traced"] && R[i, name] != "")
@@ -120,7 +131,7 @@ FNR == 1 { header(); next }
 	for (n in COL) R[nr, n] = $COL[n]
 	if (!c("traced")) {
 		all[c("kernel")]++
-		if (c("complete")) { runs[c("kernel")]++; every[c("kernel")] = every[c("kernel")] " " c("final") }
+		if (c("complete")) { runs[c("kernel")]++; every[c("kernel")] = every[c("kernel")] " " c("final") (c("splat") ? " (splat)" : "") }
 		else every[c("kernel")] = every[c("kernel")] " (" c("run") ": incomplete)"
 		if (c("splat")) splats[c("kernel")]++
 	}
@@ -128,6 +139,13 @@ FNR == 1 { header(); next }
 END {
 	if (_BAD) exit 3
 	nk = split(kernels, K, " ")
+	# A planned run whose data never came counts in "of", and says so
+	nm = split(missing, MS, " ")
+	for (i = 1; i <= nm; i++) {
+		r = MS[i]; sub(/.*-/, "", r); k = MS[i]; sub(/-[^-]*$/, "", k)
+		if (r ~ /^t/) continue
+		all[k]++; every[k] = every[k] " (" r ": no data)"
+	}
 	while ((getline l < setup) > 0) print "    " l
 	print ""
 	print "Untraced runs: every time, count and counter below comes from runs with no tracing."
@@ -189,7 +207,7 @@ first_run() { awk -v k="$1" '$1 == k { print $2 }' "$D/.first"; }
 # Per-step tables of each kernel's first complete run, and the reclaim
 # it needed to reach mainline's median count
 awk -F, -v kernels="$KERNELS" -v firsts="$D/.first" "$CSV_AWK$STAT_AWK"'
-FNR == 1 { header(); next }
+FNR == 1 { delete COL; header(); next }
 FILENAME ~ /runs.csv$/ { if (!c("traced") && c("complete")) fin[c("kernel")] = fin[c("kernel")] " " c("final"); next }
 { ns++; for (n in COL) S[ns, n] = $COL[n] }
 END {
@@ -243,16 +261,17 @@ END {
 	for k in $KERNELS; do
 		cells=$(awk -F, -v k="$k" "$CSV_AWK$STAT_AWK"'NR == 1 { header(); next }
 			c("kernel") != k || !c("complete") { next }
-			c("traced") { n++; tt = tt " " c("alloc_s"); kr = kr " " c("kcompactd_rounds"); pr = pr " " c("kcompactd_proactive_rounds")
+			c("traced") && c("trace") != "on" { next }
+			c("traced") { n++; if (c("trace_lost") == "") nolost = 1; tt = tt " " c("alloc_s"); kr = kr " " c("kcompactd_rounds"); pr = pr " " c("kcompactd_proactive_rounds")
 				     zr = zr " " c("kcompactd_zone_runs"); lost += c("trace_lost") }
 			!c("traced") { ut = ut " " c("alloc_s") }
 			END {
-	if (_BAD) exit 3
+		if (_BAD) exit 3
 				if (!n) exit
 				a = mstat(tt) ? MED : 0; b = mstat(ut) ? MED : 0
-				printf "%d|%s|%s|%s|%s|%s|%s|%d\n", n, mmm(tt, "%.2f"), mmm(ut, "%.2f"),
+				printf "%d|%s|%s|%s|%s|%s|%s|%s\n", n, mmm(tt, "%.2f"), mmm(ut, "%.2f"),
 					(b > 0 ? sprintf("%+.0f%%", (a - b) * 100 / b) : "-"),
-					mmm(kr, "%d"), mmm(pr, "%d"), mmm(zr, "%d"), lost
+					mmm(kr, "%d"), mmm(pr, "%d"), mmm(zr, "%d"), nolost ? "-" : lost
 			}' "$D/runs.csv")
 		[ -n "$cells" ] || continue
 		IFS='|' read -r n tt ut added kr pr zr lost <<EOF
@@ -269,7 +288,8 @@ EOF
 		echo "| $k | $n | $tt | $ut | $added | $all | $z | $p1 | $p2 | $p3 | $4 | $5 | $6 | $kr | $pr | $zr | $lost |"
 	done
 	echo
-	echo "Traced runs are extra runs with the compaction tracepoints on in the allocation phase; they feed only this"
+	echo "Traced runs are extra runs with the compaction tracepoints on in the allocation phase (a run whose kernel"
+	echo "could not trace is not one, nor is an incomplete one); they feed only this"
 	echo "table, and their time is set beside the untraced median (tracing added: traced over untraced, medians)."
 	echo "An attempt is one try_to_compact_pages(): from its event to the last compaction event of the same task"
 	echo "before its next attempt; pfns scanned are the nr_scanned of its isolate events (both scanners, the units of"

@@ -51,6 +51,16 @@ for v in $KERNELS; do bench_setup "$v: $(grep series "$TOP/build/$(variant "$v")
 base=$OUTD/disk-base.img
 "$TOP/scripts/disk.sh" "$base" $(( mem_mb * 5 / 2 + 256 ))
 
+# The runs planned, one a line: a run whose data never came is reported
+# as such, never left out
+r=1
+while [ "$r" -le "$REPEAT" ]; do for v in $KERNELS; do echo "$v-$r"; done; r=$((r + 1)); done > "$OUTD/planned"
+r=1
+while [ "$r" -le "$TRACED" ]; do
+	for v in $KERNELS; do case "$v" in mainline|ours|debug) echo "$v-t$r" ;; esac; done
+	r=$((r + 1))
+done >> "$OUTD/planned"
+
 # one RUN KERNEL TRACE: a run of the seed's workload in a fresh guest
 one() {
 	cp --sparse=always "$base" "$OUTD/disk.img"

@@ -51,14 +51,14 @@ report() {
 	fi
 }
 
-# broken NAME FILE SED CMD...: the fixture with SED applied to FILE must
-# make the reporter exit 3, naming the missing field
+# broken NAME FILES SED CMD...: the fixture with SED applied to FILES (a
+# glob) must make the reporter exit 3, naming the missing field
 broken() {
 	name=$1 file=$2 expr=$3
 	shift 3
 	rm -rf "$W/$name-broken"
 	cp -r "$F/$name" "$W/$name-broken"
-	sed -i "$expr" "$W/$name-broken/$file"
+	for f in "$W/$name-broken"/$file; do sed -i "$expr" "$f"; done
 	if "$@" "$W/$name-broken" >"$W/$name-broken.out" 2>&1; then rc=0; else rc=$?; fi
 	if [ "$rc" = 3 ] && grep -q 'no \(field\|column\)' "$W/$name-broken.out"; then
 		ok "${name}_report_refuses: $file with '$expr': exit 3, $(grep -m1 'no \(field\|column\)' "$W/$name-broken.out" | sed "s|$W/||")"
@@ -67,19 +67,24 @@ broken() {
 	fi
 }
 
-# judge NAME: fixtures/NAME/pass must pass, every fixtures/NAME/fail-* fail
+# judge NAME: fixtures/NAME/pass must pass (exit 0), every
+# fixtures/NAME/fail-* be rejected: fail-columns, whose runs.csv lacks a
+# column the judge reads, with exit 3 naming it, the others with exit 1
+# and a "not ok" line
 judge() {
 	for d in "$F/$1"/pass "$F/$1"/fail-*; do
-		want=1
-		case "$d" in */pass) want=0 ;; esac
+		case "$d" in
+		*/pass) want=0 ;;
+		*/fail-columns) want=3 ;;
+		*) want=1 ;;
+		esac
 		if out=$("$TOP/bench/$1.sh" "$d" 2>&1); then rc=0; else rc=$?; fi
 		line=$(echo "$out" | head -1 | sed 's/^ *//')
-		if [ "$want" = 0 ] && [ "$rc" = 0 ]; then
-			ok "$1 $(basename "$d"): passes: $line"
-		elif [ "$want" = 1 ] && [ "$rc" != 0 ]; then
-			ok "$1 $(basename "$d"): rejected (exit $rc): $line"
+		if [ "$rc" = "$want" ] && { [ "$want" != 3 ] || echo "$out" | grep -q 'no column'; } &&
+		   { [ "$want" != 1 ] || echo "$out" | grep -q '^ *not ok 1 '; }; then
+			ok "$1 $(basename "$d"): exit $rc as it must: $line"
 		else
-			nok "$1 $(basename "$d"): exit $rc, want $( [ "$want" = 0 ] && echo 0 || echo non-zero): $line"
+			nok "$1 $(basename "$d"): exit $rc, want $want: $line"
 		fi
 	done
 }
@@ -99,7 +104,7 @@ fi
 report seed seed_report
 # A data file whose step lines lack pgmigrate_success, a THP run line
 # without huge: a report that read fields by position would go on
-broken seed ours-1.csv 's/^cols,step,\(.*\),pgmigrate_success,/cols,step,\1,/' seed_report
+broken seed '*.csv' 's/^cols,step,\(.*\),pgmigrate_success,/cols,step,\1,/' seed_report
 report thp thp_report
 broken thp ours-madvise-1.csv 's/^cols,run,threads,ranges,huge,/cols,run,threads,ranges,served,/' thp_report
 report idle idle_report

@@ -11,12 +11,14 @@ case "${1:-}" in -h|--help) sed -n '2,7p' "$0"; exit 0 ;; esac
 
 D=$TOP/build/thp-check
 rm -rf "$D"
-OUTDIR=$D ZC_PREBUILT=1 REPEAT=1 KERNELS=ours MODES=madvise THREADS=1 "$TOP/bench/thp.sh" >&2 || true
+OUTDIR=$D ZC_PREBUILT=1 REPEAT=1 KERNELS=ours MODES=madvise THREADS=1 "$TOP/bench/thp.sh" >&2 && rc=0 || rc=$?
 echo "TAP version 13"
 echo "1..1"
 echo "# zc-run: thp-small"
 echo "    1..1"
-if [ -s "$D/runs.csv" ]; then
+if [ "$rc" != 0 ]; then
+	echo "    not ok 1 thp_small_huge: bench/thp.sh exit $rc (its report included)"
+elif [ -s "$D/runs.csv" ]; then
 	"$TOP/bench/thp-judge.sh" "$D" || true
 else
 	echo "    not ok 1 thp_small_huge: no runs.csv in $D"

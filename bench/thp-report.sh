@@ -61,6 +61,17 @@ for m in $MODES; do
 	done
 done
 rm -f "$D/.csv" "$D/.lat" "$D/.rows"
+# Planned thread counts without a row (a guest that died before them, or
+# a run whose data never came): rows that are not complete
+if [ -f "$D/planned" ]; then
+	while read -r id threads; do
+		r=${id##*-}; km=${id%-*}; m=${km##*-}; k=${km%-*}
+		for t in $threads; do
+			awk -F, -v k="$k" -v m="$m" -v r="$r" -v t="$t" 'NR > 1 && $1 == k && $2 == m && $3 == r && $4 == t { f = 1 } END { exit !f }' "$D/runs.csv" ||
+				echo "$k,$m,$r,$t,0,0,0,,,,,,,,,,,,,,,,,," >> "$D/runs.csv"
+		done
+	done < "$D/planned"
+fi
 
 {
 	sed 's/^/    /' "$D/setup.txt"

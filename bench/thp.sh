@@ -53,6 +53,14 @@ bench_open thp
 bench_setup "guest: $MEM, $NODES nodes, 2 cpus; threads: $THREADS; second mapping: $PERCENT% of MemAvailable; runs: $REPEAT"
 for v in $KERNELS; do bench_setup "$v: $(grep series "$TOP/build/$v/version")"; done
 
+# The runs planned and their thread counts, one a line: a run or thread
+# count whose data never came is a row that says so
+r=1
+while [ "$r" -le "$REPEAT" ]; do
+	for m in $MODES; do for v in $KERNELS; do echo "$v-$m-$r $THREADS"; done; done
+	r=$((r + 1))
+done > "$OUTD/planned"
+
 # One fresh guest and disk per kernel, mode and run; the disk holds a
 # file as large as RAM for the page cache that fills the holes
 r=1

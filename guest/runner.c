@@ -136,7 +136,7 @@ static void trace_buffer_expand(void)
 /* Restore what the program left changed; how many settings were */
 static int settings_restore(const char *prog)
 {
-	char now[64];
+	char now[64], again[64];
 	unsigned int i;
 	int drift = 0;
 
@@ -145,9 +145,12 @@ static int settings_restore(const char *prog)
 		if (!strcmp(now, before[i]))
 			continue;
 		drift++;
+		/* Written back, and read again: a write can be cut short */
+		setting_write(settings[i], before[i]);
+		setting_read(settings[i], again, sizeof(again));
 		printf("    # runner: left changed: %s was '%s', %s left '%s'; %s\n",
 		       settings[i], before[i], prog, now,
-		       setting_write(settings[i], before[i]) ? "cannot write it back" : "written back");
+		       strcmp(again, before[i]) ? "cannot write it back" : "written back");
 	}
 	return drift;
 }

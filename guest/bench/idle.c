@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 	struct snap start, idle0, idle1, alloc1;
 	long score0[MAX_NODES], score1[MAX_NODES];
 	char msg0[256], msg1[256];
-	long hp0, hp1, hp_total, tck = sysconf(_SC_CLK_TCK);
+	long hp0, hp1, hp_total, proactive0, tck = sysconf(_SC_CLK_TCK);
 	int proactive, nkc, nksw, i, scored;
 	struct zc_buddy b0, b1;
 	struct zc_steps st;
@@ -216,6 +216,7 @@ int main(int argc, char **argv)
 	if (!thp)
 		ksft_exit_fail_msg("cannot set %s to never\n", ZC_THP_ENABLED);
 	fprintf(out, "meta,thp,%s\n", thp);
+	proactive0 = zc_read_long(PROACTIVENESS);
 	proactive = !set_proactiveness(getenv("ZC_IDLE_PROACTIVE"));
 	nr_nodes = zc_node_list("/sys/devices/system/node/has_memory", nodes,
 				MAX_NODES);
@@ -295,11 +296,21 @@ int main(int argc, char **argv)
 	fprintf(out, "whole");
 	print_ticks(&start, &alloc1);
 	zc_print_deltas(out, start.c, alloc1.c, NR_COUNTERS);
-	fprintf(out, "meta,final,%ld\nmeta,first_fail,%d\ndone\n", st.final,
+	fprintf(out, "meta,final,%ld\nmeta,first_fail,%d\n", st.final,
 		st.first_fail);
-	fclose(out);
-	/* The steps' count is what the kernel holds, as in guest/bench/seed.c */
+	/*
+	 * The steps' count is what the kernel holds, as in
+	 * guest/bench/seed.c; a run whose fill or count failed ends its
+	 * data with "failed", not "done"
+	 */
 	hp_total = zc_meminfo("HugePages_Total");
+	if (fill.failed)
+		fprintf(out, "failed,%d writers failed\n", fill.failed);
+	else if (st.steps <= 0 || hp_total != st.final)
+		fprintf(out, "failed,HugePages_Total %ld for %ld recorded\n", hp_total, st.final);
+	else
+		fprintf(out, "done\n");
+	fclose(out);
 	if (st.steps > 0 && hp_total == st.final)
 		ksft_test_result_pass("idle_alloc: %ld huge pages (HugePages_Total %ld) in %d steps, %.0f ms, kcompactd %ld ticks\n",
 				      st.final, hp_total, st.steps, st.ms,
@@ -308,5 +319,7 @@ int main(int argc, char **argv)
 		ksft_test_result_fail("idle_alloc: steps recorded %ld huge pages in %d steps, HugePages_Total %ld\n",
 				      st.final, st.steps, hp_total);
 	zc_set_hugepages(0);
+	if (proactive0 >= 0)
+		zc_write_long(PROACTIVENESS, proactive0);
 	ksft_finished();
 }

@@ -98,8 +98,11 @@ int main(int argc, char **argv)
 	after = free9();
 	if (!gone)
 		gone = zc_vmstats(names, c1, 3);
-	/* No row rather than a missing counter's -1 - -1 = 0 pfns scanned */
-	if (!gone)
+	/*
+	 * No row rather than a missing counter's -1 - -1 = 0 pfns scanned,
+	 * or the cost of a compaction whose trigger failed
+	 */
+	if (!gone && ok)
 		fprintf(out, "scaling,%ld,%.3f,%ld,%ld,%ld,%lu,%lu\n", zc_meminfo("MemTotal"),
 			t, c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2], before, after);
 	fprintf(out, "done\n");

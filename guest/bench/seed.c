@@ -295,7 +295,7 @@ int main(int argc, char **argv)
 	static char map[1 << 16];
 	static long used[1 << 16];
 	long total_kb = zc_meminfo("MemTotal");
-	long limit, blocks, prefree, hp_total;
+	long limit, blocks, prefree, hp_total, proactive0;
 	long blocks_moved0, migrate_fail0, hist[6] = { 0 };
 	long start[NR_COUNTERS], alloc0[NR_COUNTERS], end[NR_COUNTERS];
 	const char *proactive = getenv("ZC_PROACTIVENESS");
@@ -321,7 +321,8 @@ int main(int argc, char **argv)
 	if (!thp)
 		ksft_exit_fail_msg("cannot set %s to never\n", ZC_THP_ENABLED);
 	fprintf(out, "meta,thp,%s\n", thp);
-	/* ZC_PROACTIVENESS: mainline's proactive compaction for this run */
+	/* ZC_PROACTIVENESS: proactive compaction for this run, put back after */
+	proactive0 = zc_read_long("/proc/sys/vm/compaction_proactiveness");
 	if (proactive &&
 	    zc_write_file("/proc/sys/vm/compaction_proactiveness", proactive))
 		ksft_exit_fail_msg("cannot set compaction_proactiveness to %s\n",
@@ -390,8 +391,23 @@ int main(int argc, char **argv)
 	if (limit > 0)
 		fprintf(out, "meta,floor,%ld\n", cost_floor(used, limit, st.final));
 	blocks = zc_pageblock_map(map, sizeof(map) - 1, &limit, NULL, NULL);
-	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%d\ndone\n",
+	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%d\n",
 		map, st.final, st.first_fail);
+	/*
+	 * The steps' count is what the kernel says it holds: a step records
+	 * what nr_hugepages read back, so HugePages_Total must agree with the
+	 * last one (a step sequence cut short, or a count mis-recorded,
+	 * fails here). How good the count is, is for the report to judge.
+	 * A run whose fill or count failed is not complete: "failed", not
+	 * "done", ends its data.
+	 */
+	hp_total = zc_meminfo("HugePages_Total");
+	if (fill.failed)
+		fprintf(out, "failed,%d writers failed\n", fill.failed);
+	else if (st.steps <= 0 || hp_total != st.final)
+		fprintf(out, "failed,HugePages_Total %ld for %ld recorded\n", hp_total, st.final);
+	else
+		fprintf(out, "done\n");
 	fclose(out);
 	/*
 	 * Where the moves went: pageblocks pages were moved out of (ours
@@ -403,13 +419,6 @@ int main(int argc, char **argv)
 			       zc_vmstat("compact_blocks_moved") - blocks_moved0);
 	ksft_print_msg("bench: allocation phase: %ld pages failed to migrate\n",
 		       zc_vmstat("pgmigrate_fail") - migrate_fail0);
-	/*
-	 * The steps' count is what the kernel says it holds: a step records
-	 * what nr_hugepages read back, so HugePages_Total must agree with the
-	 * last one (a step sequence cut short, or a count mis-recorded,
-	 * fails here). How good the count is, is for the report to judge.
-	 */
-	hp_total = zc_meminfo("HugePages_Total");
 	if (st.steps > 0 && hp_total == st.final)
 		ksft_test_result_pass("bench_alloc: %ld huge pages (HugePages_Total %ld), %ld were free before, %d steps\n",
 				      st.final, hp_total, prefree, st.steps);
@@ -418,5 +427,7 @@ int main(int argc, char **argv)
 				      st.final, st.steps, hp_total);
 	zc_set_hugepages(0);
 	zc_trace_restore(&trace_saved);
+	if (proactive && proactive0 >= 0)
+		zc_write_long("/proc/sys/vm/compaction_proactiveness", proactive0);
 	ksft_finished();
 }

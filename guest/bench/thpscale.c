@@ -162,7 +162,7 @@ static int run(int threads, long margin_mb, long percent)
 
 	/* 4. The measured faults */
 	thp_len = (size_t)(zc_meminfo("MemAvailable") * percent / 100) * 1024;
-	thp_len &= ~(HPAGE * threads - 1);
+	thp_len -= thp_len % (HPAGE * threads);
 	part = thp_len / threads;
 	thp = zc_map_hpage_aligned(thp_len);
 	kpf = open("/proc/kpageflags", O_RDONLY);
@@ -230,7 +230,7 @@ static int run(int threads, long margin_mb, long percent)
 int main(int argc, char **argv)
 {
 	const char *list = getenv("ZC_THP_THREADS");
-	long min_free = zc_read_long("/proc/sys/vm/min_free_kbytes");
+	long min_free = zc_read_long("/proc/sys/vm/min_free_kbytes"), thp_min_free;
 	long margin_mb = getenv("ZC_THP_MARGIN_MB") ? atol(getenv("ZC_THP_MARGIN_MB")) : 16;
 	long percent = getenv("ZC_THP_PERCENT") ? atol(getenv("ZC_THP_PERCENT")) : 80;
 	long file_mb = zc_meminfo("MemTotal") / 1024;
@@ -259,12 +259,24 @@ int main(int argc, char **argv)
 	fprintf(out, "\n");
 	/*
 	 * Turning THP on starts khugepaged, which raises min_free_kbytes to
-	 * its recommended reserve for good: do it once before the first
-	 * run, so that every run has the reserve a THP user has
+	 * its recommended reserve; turning it off lowers it again
+	 * (set_recommended_min_free_kbytes() recalculates the default when
+	 * THP is off), and every run lays memory out with THP off. Learn the
+	 * THP reserve once and write it as the user's value, which both
+	 * keep: memory is laid out and faulted under the one reserve a THP
+	 * user has (put back as it was after the runs).
 	 */
-	if (thp_set("madvise", "madvise") || thp_set("never", "madvise"))
+	if (thp_set("madvise", "madvise"))
 		ksft_exit_fail_msg("cannot set THP's mode\n");
-	fprintf(out, "meta,min_free_kbytes,%ld\n", zc_read_long("/proc/sys/vm/min_free_kbytes"));
+	thp_min_free = zc_read_long("/proc/sys/vm/min_free_kbytes");
+	if (thp_min_free <= 0 ||
+	    zc_write_long("/proc/sys/vm/min_free_kbytes", thp_min_free) ||
+	    thp_set("never", "madvise") ||
+	    zc_read_long("/proc/sys/vm/min_free_kbytes") != thp_min_free)
+		ksft_exit_fail_msg("cannot keep min_free_kbytes at THP's %ld with THP off\n",
+				   thp_min_free);
+	fprintf(out, "meta,min_free_kbytes,%ld\nmeta,min_free_kbytes_before,%ld\n",
+		thp_min_free, min_free);
 	/* The page cache to fill the holes with: as much as RAM */
 	if (zc_make_file(FILE_PATH, file_mb))
 		ksft_exit_fail_msg("cannot write %s\n", FILE_PATH);
