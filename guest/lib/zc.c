@@ -792,8 +792,18 @@ FILE *zc_data_channel(int argc, char **argv)
 
 const char *zc_thp_never(void)
 {
+	char mode[128];
+
 	if (access(ZC_THP_ENABLED, F_OK))
 		return "absent";
+	/*
+	 * Any write to enabled makes the kernel recalculate
+	 * min_free_kbytes (set_recommended_min_free_kbytes()), from the
+	 * memory free now: write only when the mode is not never already
+	 */
+	if (zc_read_file(ZC_THP_ENABLED, mode, sizeof(mode)) > 0 &&
+	    strstr(mode, "[never]"))
+		return "never";
 	return zc_write_file(ZC_THP_ENABLED, "never") ? NULL : "never";
 }
 
