@@ -298,18 +298,7 @@ int main(int argc, char **argv)
 	zc_print_deltas(out, start.c, alloc1.c, NR_COUNTERS);
 	fprintf(out, "meta,final,%ld\nmeta,first_fail,%d\n", st.final,
 		st.first_fail);
-	/*
-	 * The steps' count is what the kernel holds, as in
-	 * guest/bench/seed.c; a run whose fill or count failed ends its
-	 * data with "failed", not "done"
-	 */
-	hp_total = zc_meminfo("HugePages_Total");
-	if (fill.failed)
-		fprintf(out, "failed,%d writers failed\n", fill.failed);
-	else if (st.steps <= 0 || hp_total != st.final)
-		fprintf(out, "failed,HugePages_Total %ld for %ld recorded\n", hp_total, st.final);
-	else
-		fprintf(out, "done\n");
+	hp_total = zc_seed_end(out, &fill, &st);
 	fclose(out);
 	if (st.steps > 0 && hp_total == st.final)
 		ksft_test_result_pass("idle_alloc: %ld huge pages (HugePages_Total %ld) in %d steps, %.0f ms, kcompactd %ld ticks\n",

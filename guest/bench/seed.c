@@ -393,21 +393,7 @@ int main(int argc, char **argv)
 	blocks = zc_pageblock_map(map, sizeof(map) - 1, &limit, NULL, NULL);
 	fprintf(out, "map,after,%s\nmeta,final,%ld\nmeta,first_fail,%d\n",
 		map, st.final, st.first_fail);
-	/*
-	 * The steps' count is what the kernel says it holds: a step records
-	 * what nr_hugepages read back, so HugePages_Total must agree with the
-	 * last one (a step sequence cut short, or a count mis-recorded,
-	 * fails here). How good the count is, is for the report to judge.
-	 * A run whose fill or count failed is not complete: "failed", not
-	 * "done", ends its data.
-	 */
-	hp_total = zc_meminfo("HugePages_Total");
-	if (fill.failed)
-		fprintf(out, "failed,%d writers failed\n", fill.failed);
-	else if (st.steps <= 0 || hp_total != st.final)
-		fprintf(out, "failed,HugePages_Total %ld for %ld recorded\n", hp_total, st.final);
-	else
-		fprintf(out, "done\n");
+	hp_total = zc_seed_end(out, &fill, &st);
 	fclose(out);
 	/*
 	 * Where the moves went: pageblocks pages were moved out of (ours

@@ -971,3 +971,18 @@ void zc_hugepage_steps(FILE *out, const char *who,
 	}
 	s->final = prev;
 }
+
+long zc_seed_end(FILE *out, const struct zc_seed *fill,
+		 const struct zc_steps *st)
+{
+	long hp_total = zc_meminfo("HugePages_Total");
+
+	if (fill->failed)
+		fprintf(out, "failed,%d writers failed\n", fill->failed);
+	else if (st->steps <= 0 || hp_total != st->final)
+		fprintf(out, "failed,HugePages_Total %ld for %ld recorded\n",
+			hp_total, st->final);
+	else
+		fprintf(out, "done\n");
+	return hp_total;
+}

@@ -386,4 +386,16 @@ void zc_hugepage_steps(FILE *out, const char *who,
 		       const char * const *names, int n,
 		       struct zc_steps *s);
 
+/*
+ * The end of a seed workload's data on @out: "done", or "failed,<why>"
+ * when the fill (@fill) or the count (@st) failed, so that the report
+ * does not count the run as complete. The steps' count is what the
+ * kernel says it holds: a step records what nr_hugepages read back, so
+ * HugePages_Total must agree with the last one (a step sequence cut
+ * short, or a count mis-recorded, fails here); how good the count is,
+ * is for the report to judge. Returns HugePages_Total.
+ */
+long zc_seed_end(FILE *out, const struct zc_seed *fill,
+		 const struct zc_steps *st);
+
 #endif /* ZC_H */
