@@ -38,7 +38,17 @@ static unsigned long pattern(size_t i, int node)
 	return (i * 0x9E3779B97F4A7C15UL) ^ ((unsigned long)node << 56) ^ 0x5a5a;
 }
 
-/* Interleave mlocked pages and holes on @node until it is nearly full */
+/*
+ * Interleave mlocked pages and holes on @node until it is nearly full.
+ * The pages are mlocked as they are faulted in (MLOCK_ONFAULT), never by
+ * an mlock() of pages already there: that walk passes over a page that
+ * a migration has unmapped (background compaction runs while the node
+ * fills), and in 6.1 the migration then maps the new page without
+ * mlocking it (mlock_vma_page() sees the VM_IO that mlock_fixup() sets
+ * for the walk). Such a page stays on an evictable list, where any
+ * compactor may move it. Seen on the debug kernel: 7 and 21 pages of
+ * 32000 "moved" with compact_unevictable_allowed=0.
+ */
 static int fragment_locked(int node, struct locked *l)
 {
 	char *hole;
@@ -53,6 +63,8 @@ static int fragment_locked(int node, struct locked *l)
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (l->keep == MAP_FAILED || hole == MAP_FAILED)
 		return -1;
+	if (mlock2(l->keep, l->len, MLOCK_ONFAULT))
+		return -1;
 	for (i = 0; i < l->len / ZC_PAGE; i++) {
 		if (!(i % 256) && zc_node_meminfo(node, "MemFree") < MARGIN_KB)
 			break;
@@ -60,8 +72,6 @@ static int fragment_locked(int node, struct locked *l)
 		*(unsigned long *)(l->keep + i * ZC_PAGE) = pattern(i, node);
 	}
 	l->n = i;
-	if (mlock(l->keep, l->n * ZC_PAGE))
-		return -1;
 	munmap(hole, l->len);
 	l->pfn = calloc(l->n, sizeof(*l->pfn));
 	zc_unbind_mem();
@@ -108,6 +118,35 @@ static size_t frames_changed(int node, int record)
 	return changed;
 }
 
+#define KPF_UNEVICTABLE	18
+#define KPF_MLOCKED	33	/* include/linux/kernel-page-flags.h */
+
+/*
+ * How many of node @node's recorded frames do not hold an mlocked page on
+ * the unevictable list, as /proc/kpageflags says? -1 if it cannot be read.
+ */
+static long frames_not_locked(int node)
+{
+	const unsigned long long want = 1ULL << KPF_UNEVICTABLE | 1ULL << KPF_MLOCKED;
+	struct locked *l = &mem[node];
+	int fd = open("/proc/kpageflags", O_RDONLY);
+	unsigned long long f;
+	long bad = 0;
+	size_t i;
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < l->n; i++) {
+		if (pread(fd, &f, sizeof(f), l->pfn[i] * sizeof(f)) != sizeof(f)) {
+			bad = -1;
+			break;
+		}
+		bad += (f & want) != want;
+	}
+	close(fd);
+	return bad;
+}
+
 static unsigned long order9_free(int node)
 {
 	struct zc_buddy b;
@@ -123,6 +162,7 @@ static void test_compact_node(int allowed)
 	long scanned = zc_vmstat("compact_migrate_scanned");
 	unsigned long before = order9_free(0), after;
 	size_t changed, bad;
+	long loose;
 
 	zc_write_long(UNEVICTABLE, allowed);
 	/*
@@ -134,6 +174,7 @@ static void test_compact_node(int allowed)
 	 */
 	zc_kcompactd_quiet(10000, "the frames of the mlocked pages");
 	frames_changed(0, 1);
+	loose = frames_not_locked(0);
 	zc_write_long("/proc/sys/vm/compact_node", 0);
 	changed = frames_changed(0, 1);
 	scanned = zc_vmstat("compact_migrate_scanned") - scanned;
@@ -141,10 +182,15 @@ static void test_compact_node(int allowed)
 	bad = bad_pages();
 	ksft_print_msg("compact_unevictable_allowed=%d: %zu of %zu mlocked pages moved, order>=9 free %lu -> %lu pages, %ld pfns scanned, %zu pages differ\n",
 		       allowed, changed, mem[0].n, before, after, scanned, bad);
+	/*
+	 * Every page must have been mlocked and unevictable when its frame
+	 * was recorded: a page that was not may be moved by any compactor,
+	 * and its move would say nothing of the sysctl.
+	 */
 	if (!allowed)
-		ksft_test_result(!changed && scanned > 0 && !bad,
-				 "mlocked_kept: allowed=0: %zu of %zu mlocked pages moved (want 0), %ld pfns scanned\n",
-				 changed, mem[0].n, scanned);
+		ksft_test_result(!loose && !changed && scanned > 0 && !bad,
+				 "mlocked_kept: allowed=0: %zu of %zu mlocked pages moved (want 0), %ld pfns scanned, %ld pages not mlocked and unevictable at the start (want 0)\n",
+				 changed, mem[0].n, scanned, loose);
 	else
 		ksft_test_result(changed >= mem[0].n / 4 && after >= before + 20 * 512 && !bad,
 				 "mlocked_moved: allowed=1: %zu of %zu mlocked pages moved (want >= 1/4), order>=9 free %lu -> %lu (want +10240), %zu differ\n",
