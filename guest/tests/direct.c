@@ -101,18 +101,21 @@ static void unfragment_all(struct zc_frag *f)
  * Page cache and anonymous memory with every second frame free: the
  * free lists hold few huge pages, compaction can make many. Asking for
  * half of RAM must compact (stall, success and pages moved rise), get at
- * least half of what was asked, and take the pages of the new huge pages
- * from compaction, not from reclaim.
+ * least half of what was asked, and take most of the pages of the new
+ * huge pages from compaction, not from reclaim.
  *
  * The holes are half of every node's frames, so they nearly cover the
- * request: reclaim only has to make up the shortfall below the
- * watermarks. Measured on a fragmented 1 GiB, 2-node guest: 248 of 248
- * huge pages (126976 pages), compact_success +240, 5125 pages reclaimed
- * (4%). So the pages reclaimed must stay under a quarter of the pages
- * of the huge pages the free lists did not already hold (a 6x margin
- * over the 4%): a quarter or more would say that reclaim, not
- * compaction, supplied them. "At least half of what was asked" leaves a
- * 2x margin under the measured 100%.
+ * request. kswapd is woken at the allocation's order, as with
+ * CONFIG_COMPACTION, and reclaims up to compact_gap() pages (1024) a
+ * wakeup before it hands over to kcompactd, so reclaim takes part even
+ * so. Measured on a fragmented 1 GiB, 2-node guest: 223 new huge pages
+ * (114176 pages), 63523 pages moved, 9140 reclaimed (8%) in one run,
+ * 40799 (36%) in another. So the pages reclaimed must stay under half
+ * of the pages of the huge pages the free lists did not already hold:
+ * half or more would say that reclaim, not compaction, supplied them
+ * (with kswapd woken at order 0 for such allocations, as the series had
+ * it before, 5125 pages, 4%). "At least half of what was asked" leaves
+ * a 2x margin under the measured 100%.
  */
 static void test_hugepages_direct(void)
 {
@@ -137,7 +140,7 @@ static void test_hugepages_direct(void)
 	gone = missing(&c0, &c1);
 	made = got - avail;
 	reclaimed = c1.steal - c0.steal;
-	bound = made * 512 / 4;
+	bound = made * 512 / 2;
 	ksft_print_msg("direct: %ld free huge pages before, asked %ld, got %ld in %.2fs; stall %ld fail %ld success %ld, pages moved %ld, reclaimed %ld\n",
 		       avail, want, got, t, c1.stall - c0.stall, c1.fail - c0.fail,
 		       c1.success - c0.success, c1.moved - c0.moved, reclaimed);
@@ -146,12 +149,12 @@ static void test_hugepages_direct(void)
 	else if (avail >= 0 && want > 0 && made > 0 && got >= want / 2 &&
 		 c1.stall > c0.stall && c1.success > c0.success &&
 		 c1.moved > c0.moved && reclaimed < bound)
-		ksft_test_result_pass("hugepages_direct: %ld -> %ld of %ld huge pages, %ld stalls, %ld successes, %ld pages moved, %ld pages reclaimed (< %ld, 1/4 of the %ld new huge pages)\n",
+		ksft_test_result_pass("hugepages_direct: %ld -> %ld of %ld huge pages, %ld stalls, %ld successes, %ld pages moved, %ld pages reclaimed (< %ld, 1/2 of the %ld new huge pages)\n",
 				      avail, got, want, c1.stall - c0.stall,
 				      c1.success - c0.success, c1.moved - c0.moved,
 				      reclaimed, bound, made);
 	else
-		ksft_test_result_fail("hugepages_direct: %ld -> %ld of %ld huge pages (want more than were free, and >= %ld), %ld stalls, %ld successes, %ld pages moved (want > 0 each), %ld reclaimed (want < %ld, 1/4 of the new huge pages)\n",
+		ksft_test_result_fail("hugepages_direct: %ld -> %ld of %ld huge pages (want more than were free, and >= %ld), %ld stalls, %ld successes, %ld pages moved (want > 0 each), %ld reclaimed (want < %ld, 1/2 of the new huge pages)\n",
 				      avail, got, want, want / 2, c1.stall - c0.stall,
 				      c1.success - c0.success, c1.moved - c0.moved,
 				      reclaimed, bound);

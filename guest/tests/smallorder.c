@@ -5,10 +5,12 @@
  * their pages, with no OOM kill and no failure. Runs on ours and on
  * mainline (the absent suite), so that the two are judged alike.
  *
- * Node 0 is filled with anonymous pages, every second frame left free,
- * until it is nearly full: with no swap and the page cache dropped there
- * is nothing to reclaim, and nearly all free memory is in free blocks of
- * order 0 and 1. A child process bound to node 0 then resizes pipes. A
+ * Every node is filled with anonymous pages, every second frame left
+ * free, until it is nearly full: with no swap and the page cache dropped
+ * there is nothing to reclaim, and nearly all free memory is in free
+ * blocks of order 0 and 1 (kmalloc_large() takes no mempolicy, so the
+ * allocations fall back to any node that has a block). A child process
+ * then resizes pipes. A
  * pipe's buffer array is one kcalloc() of 40 bytes a slot with
  * GFP_KERNEL_ACCOUNT; above 8 KiB, kmalloc() takes whole pages, so 256
  * slots (F_SETPIPE_SZ of 1 MiB) are an order-2 allocation and 512 slots
@@ -22,6 +24,7 @@
 #define MARGIN_KB	(24 * 1024)
 #define PROACTIVENESS	"/proc/sys/vm/compaction_proactiveness"
 #define MAX_PIPES	16384
+#define MAX_NODES	8
 /*
  * Pages asked for beyond those already free in blocks of order >= 2:
  * 64 MiB, about 2700 allocations that compaction must make room for,
@@ -36,24 +39,29 @@ struct result {
 	int done;
 };
 
-static long free_blocks(int node, int order)
+/* Free pages in blocks of @order or more, over every node */
+static long free_blocks(int nodes, int order)
 {
 	struct zc_buddy b;
+	long free = 0;
+	int node;
 
 	if (zc_read_buddyinfo(&b) <= 0)
 		return -1;
-	return zc_free_at_least(&b, node, order);
+	for (node = 0; node < nodes; node++)
+		free += zc_free_at_least(&b, node, order);
+	return free;
 }
 
-/* Anonymous pages and holes on node 0 until it is nearly full */
-static int fragment_node0(char **keep, size_t *len)
+/* Anonymous pages and holes on @node until it is nearly full */
+static int fragment_node(int node, char **keep, size_t *len)
 {
 	char *hole;
 	size_t i;
 
-	if (zc_bind_node(0) || zc_bind_mem_node(0))
+	if (zc_bind_node(node) || zc_bind_mem_node(node))
 		return -1;
-	*len = (size_t)zc_node_meminfo(0, "MemTotal") * 1024;
+	*len = (size_t)zc_node_meminfo(node, "MemTotal") * 1024;
 	*keep = mmap(NULL, *len, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	hole = mmap(NULL, *len, PROT_READ | PROT_WRITE,
@@ -61,12 +69,13 @@ static int fragment_node0(char **keep, size_t *len)
 	if (*keep == MAP_FAILED || hole == MAP_FAILED)
 		return -1;
 	for (i = 0; i < *len / ZC_PAGE; i++) {
-		if (!(i % 256) && zc_node_meminfo(0, "MemFree") < MARGIN_KB)
+		if (!(i % 256) && zc_node_meminfo(node, "MemFree") < MARGIN_KB)
 			break;
 		hole[i * ZC_PAGE] = 1;
 		(*keep)[i * ZC_PAGE] = 1;
 	}
 	munmap(hole, *len);
+	zc_unbind_mem();
 	return 0;
 }
 
@@ -103,8 +112,9 @@ int main(void)
 	const char *variant = getenv("ZC_VARIANT") ?: "?";
 	struct result *r;
 	int status = 0;
-	char *keep;
-	size_t len;
+	char *keep[MAX_NODES];
+	size_t len[MAX_NODES];
+	int node, nodes;
 	pid_t child;
 
 	ksft_print_header();
@@ -128,15 +138,19 @@ int main(void)
 	zc_write_long(PROACTIVENESS, 0);
 	sync();
 	zc_write_file("/proc/sys/vm/drop_caches", "3");
-	if (fragment_node0(&keep, &len))
-		ksft_exit_fail_msg("cannot fill node 0: %s\n", strerror(errno));
-	zc_kcompactd_quiet(20000, "the free blocks left on node 0");
-	free2 = free_blocks(0, 2);
+	nodes = atoi(getenv("ZC_NODES") ?: "1");
+	if (nodes < 1 || nodes > MAX_NODES)
+		ksft_exit_fail_msg("ZC_NODES=%d, want 1..%d\n", nodes, MAX_NODES);
+	for (node = 0; node < nodes; node++)
+		if (fragment_node(node, &keep[node], &len[node]))
+			ksft_exit_fail_msg("cannot fill node %d: %s\n", node, strerror(errno));
+	zc_kcompactd_quiet(20000, "the free blocks left");
+	free2 = free_blocks(nodes, 2);
 	if (free2 < 0)
 		ksft_exit_fail_msg("cannot read /proc/buddyinfo\n");
 	want = free2 + BEYOND_FREE;
-	ksft_print_msg("node 0: %ld kB free, %ld pages in free blocks of order >= 2; asking for %ld pages of order 2 and 3\n",
-		       zc_node_meminfo(0, "MemFree"), free2, want);
+	ksft_print_msg("%d nodes: %ld kB free, %ld pages in free blocks of order >= 2; asking for %ld pages of order 2 and 3\n",
+		       nodes, zc_meminfo("MemFree"), free2, want);
 
 	kills0 = zc_vmstat("oom_kill");
 	stall0 = zc_vmstat("compact_stall");
@@ -159,7 +173,8 @@ int main(void)
 	success = zc_vmstat("compact_success") - success0;
 	moved = zc_vmstat("pgmigrate_success") - moved0;
 	wakes = zc_vmstat("compact_daemon_wake") - wakes0;
-	munmap(keep, len);
+	for (node = 0; node < nodes; node++)
+		munmap(keep[node], len[node]);
 	zc_write_long(PROACTIVENESS, proactiveness);
 
 	ksft_print_msg("%ld order-2 and %ld order-3 arrays made, %ld and %ld failed, %ld pages; slowest %.1f ms; compact_stall +%ld, compact_success +%ld, compact_daemon_wake +%ld, pgmigrate_success +%ld, oom_kill +%ld; child %s\n",
