@@ -5,17 +5,16 @@
  * their pages, with no OOM kill and no failure. Runs on ours and on
  * mainline (the absent suite), so that the two are judged alike.
  *
- * Every node is filled with anonymous pages, every second frame left
- * free, until it is nearly full: with no swap and the page cache dropped
- * there is nothing to reclaim, and nearly all free memory is in free
- * blocks of order 0 and 1 (kmalloc_large() takes no mempolicy, so the
- * allocations fall back to any node that has a block). A child process
- * then resizes pipes. A
- * pipe's buffer array is one kcalloc() of 40 bytes a slot with
- * GFP_KERNEL_ACCOUNT; above 8 KiB, kmalloc() takes whole pages, so 256
- * slots (F_SETPIPE_SZ of 1 MiB) are an order-2 allocation and 512 slots
- * (2 MiB) an order-3 one, which the allocator may not fail and which
- * end in the OOM killer when nothing helps.
+ * Memory is filled with anonymous pages and every second one freed again
+ * (zc_fragment_anon()), on every node: with no swap and the page cache
+ * dropped there is nothing to reclaim, and nearly all free memory is in
+ * free blocks of order 0 and 1 (kmalloc_large() takes no mempolicy, so
+ * the allocations fall back to any node that has a block). A child
+ * process then resizes pipes. A pipe's buffer array is one kcalloc() of
+ * 40 bytes a slot with GFP_KERNEL_ACCOUNT; above 8 KiB, kmalloc() takes
+ * whole pages, so 256 slots (F_SETPIPE_SZ of 1 MiB) are an order-2
+ * allocation and 512 slots (2 MiB) an order-3 one, which the allocator
+ * may not fail and which end in the OOM killer when nothing helps.
  */
 #include <sys/resource.h>
 
@@ -24,7 +23,6 @@
 #define MARGIN_KB	(24 * 1024)
 #define PROACTIVENESS	"/proc/sys/vm/compaction_proactiveness"
 #define MAX_PIPES	16384
-#define MAX_NODES	8
 /*
  * Pages asked for beyond those already free in blocks of order >= 2:
  * 64 MiB, about 2700 allocations that compaction must make room for,
@@ -51,32 +49,6 @@ static long free_blocks(int nodes, int order)
 	for (node = 0; node < nodes; node++)
 		free += zc_free_at_least(&b, node, order);
 	return free;
-}
-
-/* Anonymous pages and holes on @node until it is nearly full */
-static int fragment_node(int node, char **keep, size_t *len)
-{
-	char *hole;
-	size_t i;
-
-	if (zc_bind_node(node) || zc_bind_mem_node(node))
-		return -1;
-	*len = (size_t)zc_node_meminfo(node, "MemTotal") * 1024;
-	*keep = mmap(NULL, *len, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	hole = mmap(NULL, *len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (*keep == MAP_FAILED || hole == MAP_FAILED)
-		return -1;
-	for (i = 0; i < *len / ZC_PAGE; i++) {
-		if (!(i % 256) && zc_node_meminfo(node, "MemFree") < MARGIN_KB)
-			break;
-		hole[i * ZC_PAGE] = 1;
-		(*keep)[i * ZC_PAGE] = 1;
-	}
-	munmap(hole, *len);
-	zc_unbind_mem();
-	return 0;
 }
 
 /* The child: resize pipes, alternately to 1 MiB and 2 MiB, up to @pages */
@@ -112,9 +84,9 @@ int main(void)
 	const char *variant = getenv("ZC_VARIANT") ?: "?";
 	struct result *r;
 	int status = 0;
-	char *keep[MAX_NODES];
-	size_t len[MAX_NODES];
-	int node, nodes;
+	char *keep;
+	size_t len;
+	int nodes;
 	pid_t child;
 
 	ksft_print_header();
@@ -139,11 +111,9 @@ int main(void)
 	sync();
 	zc_write_file("/proc/sys/vm/drop_caches", "3");
 	nodes = atoi(getenv("ZC_NODES") ?: "1");
-	if (nodes < 1 || nodes > MAX_NODES)
-		ksft_exit_fail_msg("ZC_NODES=%d, want 1..%d\n", nodes, MAX_NODES);
-	for (node = 0; node < nodes; node++)
-		if (fragment_node(node, &keep[node], &len[node]))
-			ksft_exit_fail_msg("cannot fill node %d: %s\n", node, strerror(errno));
+	keep = zc_fragment_anon(MARGIN_KB, &len);
+	if (!keep)
+		ksft_exit_fail_msg("cannot fill memory: %s\n", strerror(errno));
 	zc_kcompactd_quiet(20000, "the free blocks left");
 	free2 = free_blocks(nodes, 2);
 	if (free2 < 0)
@@ -173,8 +143,7 @@ int main(void)
 	success = zc_vmstat("compact_success") - success0;
 	moved = zc_vmstat("pgmigrate_success") - moved0;
 	wakes = zc_vmstat("compact_daemon_wake") - wakes0;
-	for (node = 0; node < nodes; node++)
-		munmap(keep[node], len[node]);
+	munmap(keep, len);
 	zc_write_long(PROACTIVENESS, proactiveness);
 
 	ksft_print_msg("%ld order-2 and %ld order-3 arrays made, %ld and %ld failed, %ld pages; slowest %.1f ms; compact_stall +%ld, compact_success +%ld, compact_daemon_wake +%ld, pgmigrate_success +%ld, oom_kill +%ld; child %s\n",
